@@ -1,0 +1,88 @@
+#include "core/bitboard.h"
+
+#include <mutex>
+
+namespace tsume {
+namespace bb_internal {
+
+Bitboard rays[kNumDirections][kNumSquares + 1];
+Bitboard step_attacks[2][kNumPieceTypes][kNumSquares];
+Bitboard between[kNumSquares][kNumSquares];
+Bitboard line[kNumSquares][kNumSquares];
+Bitboard file_mask[9];
+Bitboard rank_mask[9];
+Bitboard promotion_zone[2];
+
+namespace {
+
+// (file delta, rank delta) per direction; rank delta -1 is toward Black's far side.
+constexpr int kDeltas[kNumDirections][2] = {
+    {0, 1}, {1, 0}, {1, 1}, {1, -1}, {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
+
+Bitboard Steps(Square sq, std::initializer_list<std::pair<int, int>> deltas) {
+  Bitboard b;
+  for (auto [df, dr] : deltas) {
+    int f = FileOf(sq) + df, r = RankOf(sq) + dr;
+    if (OnBoard(f, r)) b.Set(MakeSquare(f, r));
+  }
+  return b;
+}
+
+void Init() {
+  for (int i = 0; i < 9; ++i) {
+    for (int j = 0; j < 9; ++j) {
+      file_mask[i].Set(MakeSquare(i, j));
+      rank_mask[i].Set(MakeSquare(j, i));
+    }
+  }
+  promotion_zone[kBlack] = rank_mask[0] | rank_mask[1] | rank_mask[2];
+  promotion_zone[kWhite] = rank_mask[6] | rank_mask[7] | rank_mask[8];
+
+  for (Square sq = 0; sq < kNumSquares; ++sq) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      int f = FileOf(sq) + kDeltas[d][0], r = RankOf(sq) + kDeltas[d][1];
+      for (; OnBoard(f, r); f += kDeltas[d][0], r += kDeltas[d][1]) rays[d][sq].Set(MakeSquare(f, r));
+    }
+  }
+  for (Square sq = 0; sq < kNumSquares; ++sq) {
+    for (int c = 0; c < 2; ++c) {
+      // Forward is rank -1 for Black, +1 for White.
+      int fw = c == kBlack ? -1 : 1;
+      auto& t = step_attacks[c];
+      t[kPawn][sq] = Steps(sq, {{0, fw}});
+      t[kKnight][sq] = Steps(sq, {{-1, 2 * fw}, {1, 2 * fw}});
+      t[kSilver][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, -fw}, {1, -fw}});
+      t[kGold][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, 0}, {1, 0}, {0, -fw}});
+      t[kKing][sq] = Steps(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}});
+      t[kProPawn][sq] = t[kProLance][sq] = t[kProKnight][sq] = t[kProSilver][sq] = t[kGold][sq];
+      // Sliders' step parts: the diagonal/orthogonal neighbours a horse/dragon adds.
+      t[kHorse][sq] = Steps(sq, {{0, -1}, {-1, 0}, {1, 0}, {0, 1}});
+      t[kDragon][sq] = Steps(sq, {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}});
+      // Full empty-board reach for sliders, used by callers that want pseudo patterns.
+      t[kLance][sq] = rays[c == kBlack ? kNorth : kSouth][sq];
+      t[kBishop][sq] = rays[kSouthWest][sq] | rays[kNorthWest][sq] | rays[kNorthEast][sq] |
+                       rays[kSouthEast][sq];
+      t[kRook][sq] = rays[kSouth][sq] | rays[kWest][sq] | rays[kNorth][sq] | rays[kEast][sq];
+    }
+  }
+  for (Square a = 0; a < kNumSquares; ++a) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      Bitboard ray = rays[d][a];
+      for (Square b : ray) {
+        between[a][b] = ray.AndNot(rays[d][b]) & ~SquareBB(b);
+        int opposite = d < kNorth ? d + kNorth : d - kNorth;
+        line[a][b] = rays[d][a] | rays[opposite][a] | SquareBB(a);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bb_internal
+
+void InitBitboards() {
+  static std::once_flag once;
+  std::call_once(once, bb_internal::Init);
+}
+
+}  // namespace tsume

@@ -1,0 +1,150 @@
+// 81-square bitboards and piece attack tables.
+//
+// A bitboard is one unsigned 128-bit integer with bit `sq` for square `sq` (see types.h for the
+// numbering), so shifts by +-1 move along a file and +-9 across files. Sliding attacks use ray
+// tables and the nearest blocker found with one bit scan per direction.
+#ifndef TSUME_CORE_BITBOARD_H_
+#define TSUME_CORE_BITBOARD_H_
+
+#include <bit>
+#include <cstdint>
+
+#include "core/types.h"
+
+namespace tsume {
+
+class Bitboard {
+ public:
+  using Bits = unsigned __int128;
+  constexpr Bitboard() = default;
+  constexpr explicit Bitboard(Bits b) : b_(b) {}
+  static constexpr Bitboard FromSquare(Square sq) { return Bitboard(Bits(1) << sq); }
+  static constexpr Bitboard All() { return Bitboard((Bits(1) << kNumSquares) - 1); }
+
+  constexpr Bits bits() const { return b_; }
+  constexpr bool Any() const { return b_ != 0; }
+  constexpr bool None() const { return b_ == 0; }
+  constexpr bool Test(Square sq) const { return (b_ >> sq) & 1; }
+  constexpr void Set(Square sq) { b_ |= Bits(1) << sq; }
+  constexpr void Clear(Square sq) { b_ &= ~(Bits(1) << sq); }
+  constexpr void Toggle(Square sq) { b_ ^= Bits(1) << sq; }
+  constexpr bool MoreThanOne() const { return (b_ & (b_ - 1)) != 0; }
+  int Count() const {
+    return std::popcount(uint64_t(b_)) + std::popcount(uint64_t(b_ >> 64));
+  }
+  // Lowest and highest set square; undefined on an empty board.
+  Square Lsb() const {
+    uint64_t lo = uint64_t(b_);
+    return lo ? std::countr_zero(lo) : 64 + std::countr_zero(uint64_t(b_ >> 64));
+  }
+  Square Msb() const {
+    uint64_t hi = uint64_t(b_ >> 64);
+    return hi ? 127 - std::countl_zero(hi) : 63 - std::countl_zero(uint64_t(b_));
+  }
+  Square PopLsb() {
+    Square sq = Lsb();
+    b_ &= b_ - 1;
+    return sq;
+  }
+
+  constexpr Bitboard operator&(Bitboard o) const { return Bitboard(b_ & o.b_); }
+  constexpr Bitboard operator|(Bitboard o) const { return Bitboard(b_ | o.b_); }
+  constexpr Bitboard operator^(Bitboard o) const { return Bitboard(b_ ^ o.b_); }
+  constexpr Bitboard operator~() const { return Bitboard(~b_ & All().b_); }
+  constexpr Bitboard& operator&=(Bitboard o) { b_ &= o.b_; return *this; }
+  constexpr Bitboard& operator|=(Bitboard o) { b_ |= o.b_; return *this; }
+  constexpr Bitboard& operator^=(Bitboard o) { b_ ^= o.b_; return *this; }
+  // a & ~b without the board-mask step.
+  constexpr Bitboard AndNot(Bitboard o) const { return Bitboard(b_ & ~o.b_); }
+  constexpr bool operator==(const Bitboard&) const = default;
+
+  // Iterate: for (Square sq : bb) ...
+  class Iterator {
+   public:
+    explicit Iterator(Bits b) : b_(b) {}
+    Square operator*() const { return Bitboard(b_).Lsb(); }
+    Iterator& operator++() { b_ &= b_ - 1; return *this; }
+    bool operator!=(const Iterator& o) const { return b_ != o.b_; }
+   private:
+    Bits b_;
+  };
+  Iterator begin() const { return Iterator(b_); }
+  Iterator end() const { return Iterator(0); }
+
+ private:
+  Bits b_ = 0;
+};
+
+// One-time table initialisation; safe to call more than once and from several threads.
+void InitBitboards();
+
+namespace bb_internal {
+// Directions, as index deltas; the first four increase the index (nearest blocker = Lsb).
+enum Direction { kSouth, kWest, kSouthWest, kNorthWest, kNorth, kEast, kNorthEast, kSouthEast,
+                 kNumDirections };
+extern Bitboard rays[kNumDirections][kNumSquares + 1];
+extern Bitboard step_attacks[2][kNumPieceTypes][kNumSquares];  // non-sliding part per piece
+extern Bitboard between[kNumSquares][kNumSquares];
+extern Bitboard line[kNumSquares][kNumSquares];
+extern Bitboard file_mask[9];
+extern Bitboard rank_mask[9];
+extern Bitboard promotion_zone[2];
+
+inline Bitboard RayAttack(int dir, Square sq, Bitboard occupied) {
+  Bitboard ray = rays[dir][sq];
+  Bitboard blockers = ray & occupied;
+  if (blockers.None()) return ray;
+  Square b = dir < kNorth ? blockers.Lsb() : blockers.Msb();
+  return ray ^ rays[dir][b];
+}
+}  // namespace bb_internal
+
+inline Bitboard SquareBB(Square sq) { return Bitboard::FromSquare(sq); }
+inline Bitboard FileBB(int file) { return bb_internal::file_mask[file]; }
+inline Bitboard RankBB(int rank) { return bb_internal::rank_mask[rank]; }
+inline Bitboard PromotionZone(Color c) { return bb_internal::promotion_zone[c]; }
+// Squares strictly between a and b when they share a line, else empty.
+inline Bitboard Between(Square a, Square b) { return bb_internal::between[a][b]; }
+// The whole line through a and b (edge to edge) when they share one, else empty.
+inline Bitboard Line(Square a, Square b) { return bb_internal::line[a][b]; }
+inline bool Aligned(Square a, Square b, Square c) { return Line(a, b).Test(c); }
+
+inline Bitboard LanceAttacks(Color c, Square sq, Bitboard occupied) {
+  using namespace bb_internal;
+  return RayAttack(c == kBlack ? kNorth : kSouth, sq, occupied);
+}
+inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
+  using namespace bb_internal;
+  return RayAttack(kSouthWest, sq, occupied) | RayAttack(kNorthWest, sq, occupied) |
+         RayAttack(kNorthEast, sq, occupied) | RayAttack(kSouthEast, sq, occupied);
+}
+inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
+  using namespace bb_internal;
+  return RayAttack(kSouth, sq, occupied) | RayAttack(kWest, sq, occupied) |
+         RayAttack(kNorth, sq, occupied) | RayAttack(kEast, sq, occupied);
+}
+// Attacks of the non-sliding pieces (and the step part of horse and dragon).
+inline Bitboard StepAttacks(Color c, PieceType pt, Square sq) {
+  return bb_internal::step_attacks[c][pt][sq];
+}
+inline Bitboard PawnAttacks(Color c, Square sq) { return StepAttacks(c, kPawn, sq); }
+inline Bitboard KnightAttacks(Color c, Square sq) { return StepAttacks(c, kKnight, sq); }
+inline Bitboard SilverAttacks(Color c, Square sq) { return StepAttacks(c, kSilver, sq); }
+inline Bitboard GoldAttacks(Color c, Square sq) { return StepAttacks(c, kGold, sq); }
+inline Bitboard KingAttacks(Square sq) { return StepAttacks(kBlack, kKing, sq); }
+
+// Attacks of any piece of colour c and type pt standing on sq.
+inline Bitboard Attacks(Color c, PieceType pt, Square sq, Bitboard occupied) {
+  switch (pt) {
+    case kLance: return LanceAttacks(c, sq, occupied);
+    case kBishop: return BishopAttacks(sq, occupied);
+    case kRook: return RookAttacks(sq, occupied);
+    case kHorse: return BishopAttacks(sq, occupied) | KingAttacks(sq);
+    case kDragon: return RookAttacks(sq, occupied) | KingAttacks(sq);
+    default: return StepAttacks(c, pt, sq);
+  }
+}
+
+}  // namespace tsume
+
+#endif  // TSUME_CORE_BITBOARD_H_

@@ -1,0 +1,60 @@
+// Move generation: every legal move, and the two generators the mate search lives on: checks
+// (the attacker's candidate moves) and evasions (the defender's replies to a check).
+#ifndef TSUME_CORE_MOVEGEN_H_
+#define TSUME_CORE_MOVEGEN_H_
+
+#include "core/position.h"
+#include "core/types.h"
+
+namespace tsume {
+
+// The most legal moves any shogi position has is 593.
+constexpr int kMaxMoves = 600;
+
+class MoveList {
+ public:
+  void push_back(Move m) { moves_[size_++] = m; }
+  void clear() { size_ = 0; }
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](int i) const { return moves_[i]; }
+  Move* begin() { return moves_; }
+  Move* end() { return moves_ + size_; }
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return moves_ + size_; }
+  bool contains(Move m) const {
+    for (int i = 0; i < size_; ++i)
+      if (moves_[i] == m) return true;
+    return false;
+  }
+
+ private:
+  Move moves_[kMaxMoves];
+  int size_ = 0;
+};
+
+// Every legal move of the side to move: all promotions and every non-promotion that leaves the
+// piece a move, drops under the nifu and dead-square rules, no pawn-drop mate, no self-check.
+// Appends to `list`.
+void GenerateLegal(const Position& pos, MoveList& list);
+
+// Every legal move that gives check. When the side to move is itself in check, only the
+// evasions that also give check.
+void GenerateChecks(const Position& pos, MoveList& list);
+
+// Every legal move of a side in check. Requires pos.in_check().
+void GenerateEvasions(const Position& pos, MoveList& list);
+
+// True when the side to move, in check, has any legal reply.
+bool HasEvasion(const Position& pos);
+
+// True when the side to move is checkmated (in check with no legal reply).
+inline bool IsCheckmate(const Position& pos) { return pos.in_check() && !HasEvasion(pos); }
+
+// A checking move after which the opponent has no legal reply, or Move::None(). Consistent with
+// the pawn-drop mate rule (a pawn drop is never returned). `pos` is restored before returning.
+Move FindMateIn1(Position& pos);
+
+}  // namespace tsume
+
+#endif  // TSUME_CORE_MOVEGEN_H_

@@ -1,0 +1,141 @@
+// A shogi position: board, hands, side to move, Zobrist keys and the check information the move
+// generators need. Moves are made and unmade in place; the undo information lives on an internal
+// stack, so a search never copies the position.
+#ifndef TSUME_CORE_POSITION_H_
+#define TSUME_CORE_POSITION_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/bitboard.h"
+#include "core/types.h"
+
+namespace tsume {
+
+class Position {
+ public:
+  // Per-ply state that cannot be recomputed cheaply when a move is undone, plus check info.
+  struct State {
+    uint64_t board_key;
+    uint64_t hand_key;
+    Move move;          // the move that led here (none at the root)
+    Piece captured;     // what that move captured
+    Bitboard checkers;  // pieces giving check to the side to move
+    // Pieces of either colour that alone stand between king `c` and an enemy slider.
+    Bitboard blockers[2];
+    // Squares from which a piece of the side to move, of each type, would attack the enemy king.
+    Bitboard check_squares[kNumPieceTypes];
+    int continuous_checks[2];  // consecutive checks given by each colour up to this ply
+  };
+
+  static constexpr absl::string_view kStartSfen =
+      "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+  Position();  // the initial position
+
+  // Parses an SFEN ("<board> <side> <hands> [move number]", "startpos" also accepted) and checks
+  // that the position is legal; errors name the field and the character or square at fault.
+  static absl::StatusOr<Position> FromSfen(absl::string_view sfen);
+  // Parses a USI "position" argument: "startpos|sfen <sfen> [moves m1 m2 ...]" (the leading word
+  // "position" is optional).
+  static absl::StatusOr<Position> FromUsiPosition(absl::string_view line);
+
+  std::string Sfen(int move_number = 1) const;
+
+  // --- Board queries.
+  Piece piece_on(Square sq) const { return board_[sq]; }
+  Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(PieceType pt) const { return by_type_[pt]; }
+  Bitboard pieces(Color c, PieceType pt) const { return by_color_[c] & by_type_[pt]; }
+  Hand hand(Color c) const { return hands_[c]; }
+  Color side_to_move() const { return side_; }
+  // kNoSquare when colour c has no king (allowed for the attacker in tsume problems).
+  Square king_square(Color c) const { return king_[c]; }
+  bool has_king(Color c) const { return king_[c] != kNoSquare; }
+
+  // Gold-movers (gold and promoted minors), horses+dragons etc. grouped for attack tests.
+  Bitboard golds() const { return gold_movers_; }
+
+  // --- Keys. The board key covers board and side to move; the hand key both hands. The solver
+  // indexes its table by board key and compares hands; repetition uses both.
+  uint64_t board_key() const { return st().board_key; }
+  uint64_t hand_key() const { return st().hand_key; }
+  uint64_t key() const { return st().board_key ^ st().hand_key; }
+
+  // --- Check information.
+  Bitboard checkers() const { return st().checkers; }
+  bool in_check() const { return st().checkers.Any(); }
+  Bitboard blockers_for_king(Color c) const { return st().blockers[c]; }
+  Bitboard pinned(Color c) const { return st().blockers[c] & by_color_[c]; }
+  Bitboard check_squares(PieceType pt) const { return st().check_squares[pt]; }
+
+  // Pieces of colour c that attack sq, given the occupancy.
+  Bitboard AttackersTo(Color c, Square sq, Bitboard occupied) const;
+  Bitboard AttackersTo(Color c, Square sq) const { return AttackersTo(c, sq, occupied()); }
+  bool IsAttacked(Color by, Square sq) const { return AttackersTo(by, sq).Any(); }
+
+  // --- Moves.
+  // For a move produced by a generator (pseudo-legal): true when it does not leave the mover's
+  // king attacked. Pawn-drop mate is checked by the generators, not here.
+  bool IsLegal(Move m) const;
+  // True when the pseudo-legal move m gives check.
+  bool GivesCheck(Move m) const;
+  // Full legality of an arbitrary move (e.g. parsed from USI): piece ownership, geometry, drop
+  // rules, nifu, dead squares, self-check and pawn-drop mate.
+  bool IsFullyLegal(Move m) const;
+  // A pawn drop by the side to move at sq that would be mate (illegal). Assumes the drop checks.
+  bool IsPawnDropMate(Square sq) const;
+
+  void DoMove(Move m);
+  void UndoMove();
+
+  // Parses a USI move ("7g7f", "8h2b+", "P*5e") in this position; checks full legality.
+  absl::StatusOr<Move> ParseUsiMove(absl::string_view usi) const;
+
+  // Number of plies made since construction, and the move history.
+  int ply() const { return int(states_.size()) - 1; }
+  Move last_move() const { return st().move; }
+  const State& state_at(int ply) const { return states_[ply]; }
+  // Consecutive checks given by colour c, ending at the current ply.
+  int continuous_checks(Color c) const { return st().continuous_checks[c]; }
+
+ private:
+  struct EmptyTag {};
+  explicit Position(EmptyTag) {}
+  const State& st() const { return states_.back(); }
+  State& st() { return states_.back(); }
+  void PutPiece(Square sq, Piece p);
+  void RemovePiece(Square sq);
+  void ComputeCheckInfo(State& s) const;
+  absl::Status Validate() const;
+  Bitboard SliderBlockers(Color king_color, Square ksq, Bitboard sliders) const;
+
+  std::array<Piece, kNumSquares> board_{};
+  Bitboard by_color_[2];
+  Bitboard by_type_[kNumPieceTypes];
+  Bitboard gold_movers_;
+  Hand hands_[2];
+  Color side_ = kBlack;
+  Square king_[2] = {kNoSquare, kNoSquare};
+  std::vector<State> states_;
+};
+
+// Zobrist keys (fixed seeds, so keys are stable across runs).
+namespace zobrist {
+extern uint64_t psq[kPieceNB][kNumSquares];
+extern uint64_t hand[2][8];
+extern uint64_t side;
+}  // namespace zobrist
+
+// USI move string, e.g. "7g7f", "8h2b+", "P*5e".
+std::string ToUsi(Move m);
+std::string SquareToUsi(Square sq);
+
+}  // namespace tsume
+
+#endif  // TSUME_CORE_POSITION_H_
