@@ -1,0 +1,2 @@
+// Placeholder until the collection readers land.
+namespace tsume {}

@@ -1,0 +1,89 @@
+// The mate solver: df-pn over checks (attacker) and evasions (defender), with an exact-length
+// pass so the reported mate is the attacker's shortest against the defender's longest defence.
+#ifndef TSUME_SOLVER_SOLVER_H_
+#define TSUME_SOLVER_SOLVER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "core/position.h"
+#include "core/types.h"
+
+namespace tsume {
+
+// Which defences count toward the length.
+enum class Rules {
+  kTsume,  // tsume-shogi conventions: useless interpositions do not count
+  kGame,   // every legal defence counts (practical problems)
+};
+
+struct SearchProgress {
+  int64_t nodes = 0;
+  absl::Duration elapsed;
+  double hashfull = 0;     // fraction of the table in use, 0..1
+  std::vector<Move> pv;    // current best line, when known
+  int mate_length = 0;     // the best mate length proven so far (0 = none yet)
+};
+
+struct SolveOptions {
+  int64_t max_nodes = 0;  // 0: no node limit
+  absl::Duration time_limit = absl::InfiniteDuration();
+  int64_t hash_mb = 256;
+  Rules rules = Rules::kTsume;
+  // Prove the length exact (re-search for shorter mates). Off: first mate found.
+  bool exact_length = true;
+  // Set to true from another thread to stop the search; the result is then kUnknown (or a
+  // mate whose length is not yet proven shortest).
+  const std::atomic<bool>* stop = nullptr;
+  // Called about every `progress_interval` from the search thread.
+  std::function<void(const SearchProgress&)> on_progress;
+  absl::Duration progress_interval = absl::Seconds(1);
+};
+
+enum class SolveStatus { kMate, kNoMate, kUnknown };
+enum class LimitReason { kNone, kNodes, kTime, kStopped };
+
+const char* ToString(SolveStatus s);   // "mate", "nomate", "unknown"
+const char* ToString(LimitReason r);   // "", "nodes", "time", "stopped"
+
+struct SolveResult {
+  SolveStatus status = SolveStatus::kUnknown;
+  LimitReason limit = LimitReason::kNone;  // why the search stopped early, if it did
+  std::vector<Move> moves;                 // the mate line (attacker first) when kMate
+  int length = 0;                          // moves.size() when kMate
+  bool length_exact = false;               // length proven minimal under the rules
+  int64_t nodes = 0;
+  absl::Duration elapsed;
+  double hashfull = 0;
+};
+
+// One solver owns its table; reuse it for several problems (the table is cleared per problem,
+// so answers never depend on the order). Not thread-safe: one search at a time.
+class Solver {
+ public:
+  explicit Solver(SolveOptions options);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  const SolveOptions& options() const { return options_; }
+  void set_options(const SolveOptions& options);
+
+  // Solves the position with the side to move as the attacker. The root must not have the
+  // side not to move in check (Position guarantees this).
+  SolveResult Solve(const Position& root);
+
+ private:
+  class Impl;
+  SolveOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tsume
+
+#endif  // TSUME_SOLVER_SOLVER_H_

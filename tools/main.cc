@@ -1,0 +1,31 @@
+// The `tsume` command line: dispatches to the subcommands in tools/commands.h.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/commands.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: tsume COMMAND [ARGS]\n"
+    "commands:\n"
+    "  solve    solve mate problems (SFEN or file)\n"
+    "  perft    count legal move tree leaves\n"
+    "Run 'tsume COMMAND --help' for a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "help") {
+    (args.empty() ? std::cerr : std::cout) << kUsage;
+    return args.empty() ? tsume::kExitUsage : tsume::kExitOk;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "perft") return tsume::RunPerft(args, std::cout, std::cerr);
+  if (command == "solve") return tsume::RunSolve(args, std::cout, std::cerr);
+  std::cerr << "tsume: unknown command '" << command << "'\n" << kUsage;
+  return tsume::kExitUsage;
+}
