@@ -91,6 +91,12 @@ class Position {
   // A pawn drop by the side to move at sq that would be mate (illegal). Assumes the drop checks.
   bool IsPawnDropMate(Square sq) const;
 
+  // The board key and the mover's hand after move m, without making it.
+  uint64_t BoardKeyAfter(Move m) const;
+  Hand HandAfter(Move m) const;
+  // The full key (board and both hands) after move m, for repetition checks.
+  uint64_t KeyAfter(Move m) const;
+
   void DoMove(Move m);
   void UndoMove();
 

@@ -1,12 +1,100 @@
+#include <fstream>
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "solver/solver.h"
+#include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/problem_input.h"
+#include "tools/progress.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
+namespace {
 
-int RunSolve(const CommandArgs&, std::ostream&, std::ostream& err) {
-  err << "tsume solve: not implemented yet\n";
-  return kExitUsage;
+constexpr char kSolveHelp[] =
+    "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
+    "                   (SFEN | FILE)\n"
+    "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
+    "and Japanese notation, nodes, time, nodes/s, table fill.\n";
+
+}  // namespace
+
+absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args) {
+  SolveOptions options;
+  absl::StatusOr<int64_t> time_ms = args.GetInt("time-ms", 0, 0, int64_t(1) << 40);
+  if (!time_ms.ok()) return time_ms.status();
+  if (*time_ms > 0) options.time_limit = absl::Milliseconds(*time_ms);
+  absl::StatusOr<int64_t> nodes = args.GetInt("nodes", 0, 0, int64_t(1) << 60);
+  if (!nodes.ok()) return nodes.status();
+  options.max_nodes = *nodes;
+  absl::StatusOr<int64_t> hash = args.GetInt("hash-mb", 256, 1, 1 << 20);
+  if (!hash.ok()) return hash.status();
+  options.hash_mb = *hash;
+  std::string rules = args.Get("rules", "tsume");
+  if (rules == "tsume") {
+    options.rules = Rules::kTsume;
+  } else if (rules == "game") {
+    options.rules = Rules::kGame;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("flag --rules: expected 'tsume' or 'game', got '", rules, "'"));
+  }
+  return options;
+}
+
+int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<CliArgs> parsed =
+      CliArgs::Parse(args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json"});
+  if (!parsed.ok()) {
+    err << "tsume solve: " << parsed.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (parsed->Has("help")) {
+    out << kSolveHelp;
+    return kExitOk;
+  }
+  absl::StatusOr<SolveOptions> options = SolveOptionsFromArgs(*parsed);
+  if (!options.ok()) {
+    err << "tsume solve: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::vector<InputProblem>> problems =
+      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"), err);
+  if (!problems.ok()) {
+    err << "tsume solve: " << problems.status().message() << "\n";
+    return kExitUsage;
+  }
+  bool json = parsed->Has("json");
+  StopOnInterrupt interrupt;
+  options->stop = interrupt.flag();
+  ProgressLine progress(err);
+  if (progress.enabled()) {
+    options->on_progress = [&](const SearchProgress& p) { progress.Show(FormatProgress(p)); };
+  }
+  Solver solver(*options);
+  int exit_code = kExitOk;
+  for (const InputProblem& problem : *problems) {
+    if (!problem.position.ok()) {
+      err << "tsume solve: " << problem.source << ": " << problem.position.status().message()
+          << "\n";
+      exit_code = kExitUsage;
+      continue;
+    }
+    SolveResult result = solver.Solve(*problem.position);
+    progress.Clear();
+    if (json) {
+      out << SolveResultToJson(problem, *problem.position, result).dump() << "\n";
+    } else {
+      out << FormatSolveResult(problem, *problem.position, result) << "\n";
+    }
+    out.flush();
+    if (interrupt.interrupted()) break;
+  }
+  return exit_code;
 }
 
 }  // namespace tsume

@@ -1,0 +1,416 @@
+#include "solver/dfpn.h"
+
+#include <algorithm>
+
+#include "absl/time/clock.h"
+#include "core/movegen.h"
+
+namespace tsume {
+namespace {
+
+constexpr int kMaxPly = 8000;
+constexpr size_t kMaxRepetitionEntries = 4 << 20;
+
+int ChildDepth(int depth) { return depth == kInfiniteDepth ? kInfiniteDepth : depth - 1; }
+int ParentDepth(int depth) { return depth == kInfiniteDepth ? kInfiniteDepth : depth + 1; }
+
+Hand FullHand() {
+  Hand h;
+  for (PieceType pt : kHandTypes) h.Set(pt, Hand::kMaxCount[pt]);
+  return h;
+}
+
+// The 1+epsilon trick: a child may run until it is a quarter worse than the second best.
+PnDn SecondBestThreshold(PnDn second) {
+  if (second >= kInfinitePnDn) return kInfinitePnDn;
+  return std::min<PnDn>(kPnDnCap, second + second / 4 + 1);
+}
+
+PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value) {
+  if (parent_threshold >= kInfinitePnDn) return kInfinitePnDn;
+  int64_t t = int64_t(parent_threshold) - int64_t(parent_value) + int64_t(child_value);
+  return PnDn(std::clamp<int64_t>(t, 1, kPnDnCap));
+}
+
+// True when the defender, in check, could block with a drop somewhere.
+bool InterpositionSquareExists(const Position& pos) {
+  Bitboard checkers = pos.checkers();
+  if (checkers.None() || checkers.MoreThanOne()) return false;
+  return Between(pos.king_square(pos.side_to_move()), checkers.Lsb()).Any();
+}
+
+// At a proven AND node: kinds the defender lacks could have been dropped in between had the
+// attacker held fewer, so the proof needs the attacker's full count of those.
+Hand RequireMissingInterposers(const Position& pos, Hand proof, Hand attacker_hand) {
+  if (!InterpositionSquareExists(pos)) return proof;
+  Hand defender = pos.hand(pos.side_to_move());
+  for (PieceType pt : kHandTypes) {
+    if (defender.Count(pt) == 0) proof.Set(pt, attacker_hand.Count(pt));
+  }
+  return proof;
+}
+
+}  // namespace
+
+Hand MatedProofPieces(const Position& pos, Hand attacker_hand) {
+  return RequireMissingInterposers(pos, Hand(), attacker_hand);
+}
+
+uint64_t DfpnSearch::ChildPathKey(uint64_t path_key, Move m) {
+  uint64_t x = path_key ^ (uint64_t(m.bits()) * 0x9E3779B97F4A7C15ull);
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ull;
+  return x ^ (x >> 32);
+}
+
+DfpnSearch::DfpnSearch(TranspositionTable& tt, Rules rules, SearchLimits limits)
+    : tt_(tt), rules_(rules), limits_(std::move(limits)), child_pool_(kMaxPly + 1) {}
+
+bool DfpnSearch::CheckLimits() {
+  if (limit_ != LimitReason::kNone) return true;
+  if (limits_.max_nodes > 0 && nodes_ >= limits_.max_nodes) {
+    limit_ = LimitReason::kNodes;
+  } else if ((nodes_ & 1023) == 0) {
+    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) {
+      limit_ = LimitReason::kStopped;
+    } else if (limits_.deadline != absl::InfiniteFuture() && absl::Now() >= limits_.deadline) {
+      limit_ = LimitReason::kTime;
+    }
+    if ((nodes_ & 4095) == 0 && limits_.on_tick) limits_.on_tick(nodes_);
+  }
+  return limit_ != LimitReason::kNone;
+}
+
+void DfpnSearch::MarkPathFromHistory(const Position& pos) {
+  path_.clear();
+  // Every position of the game so far, the current one included: returning to any of them
+  // repeats a position under continuous check.
+  Position& p = const_cast<Position&>(pos);
+  std::vector<Move> undone;
+  path_.insert(p.key());
+  while (p.ply() > 0) {
+    undone.push_back(p.last_move());
+    p.UndoMove();
+    path_.insert(p.key());
+  }
+  for (auto it = undone.rbegin(); it != undone.rend(); ++it) p.DoMove(*it);
+}
+
+NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path_key) {
+  limit_ = LimitReason::kNone;
+  MarkPathFromHistory(pos);
+  ply_ = 0;
+  if (repetition_table_.size() > kMaxRepetitionEntries) repetition_table_.clear();
+  NodeResult result;
+  if (or_node) {
+    result = QuickOrNode(pos, depth);
+    if (result.proven() || result.disproven()) return result;
+  }
+  while (!CheckLimits()) {
+    result = Mid(pos, kInfinitePnDn, kInfinitePnDn, depth, or_node, path_key);
+    if (result.proven() || result.disproven()) break;
+  }
+  return result;
+}
+
+NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
+  NodeResult r;
+  Color attacker = pos.side_to_move();
+  Hand h0 = pos.hand(attacker);
+  if (depth <= 0) {
+    r.pn = kInfinitePnDn;
+    r.dn = 0;
+    r.depth = 0;
+    r.pieces = FullHand();
+    return r;
+  }
+  MoveList checks;
+  GenerateChecks(pos, checks);
+  if (checks.empty()) {
+    // No check at all: holding more of a kind already held adds no new move.
+    Hand d = FullHand();
+    for (PieceType pt : kHandTypes) {
+      if (h0.Count(pt) == 0) d.Set(pt, 0);
+    }
+    r.pn = kInfinitePnDn;
+    r.dn = 0;
+    r.depth = kInfiniteDepth;
+    r.pieces = d;
+    return r;
+  }
+  for (Move m : checks) {
+    Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
+    pos.DoMove(m);
+    bool mate = !HasEvasion(pos);
+    Hand proof;
+    if (mate) proof = MatedProofPieces(pos, pos.hand(attacker));
+    pos.UndoMove();
+    if (mate) {
+      if (m.is_drop()) proof.Add(m.dropped_type());
+      if (captured != kNoPiece && proof.Has(Unpromote(TypeOf(captured)))) {
+        proof.Remove(Unpromote(TypeOf(captured)));
+      }
+      r.pn = 0;
+      r.dn = kInfinitePnDn;
+      r.length = 1;
+      r.pieces = proof;
+      return r;
+    }
+  }
+  if (depth == 1) {
+    r.pn = kInfinitePnDn;
+    r.dn = 0;
+    r.depth = 1;
+    r.pieces = h0;
+    return r;
+  }
+  return r;  // unknown
+}
+
+void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_or,
+                           Color attacker) {
+  // Repetition of a position on the path: the attacker fails on this path.
+  if (path_.contains(pos.KeyAfter(c.move))) {
+    c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true};
+    return;
+  }
+  if (auto it = repetition_table_.find(c.path_key);
+      it != repetition_table_.end() && it->second >= child_depth) {
+    c.result = NodeResult{kInfinitePnDn, 0, 0, it->second, c.hand, true};
+    return;
+  }
+  TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
+  if (probe.found) {
+    c.result.pn = probe.pn;
+    c.result.dn = probe.dn;
+    c.result.length = probe.length;
+    c.result.depth = probe.depth;
+    c.result.pieces = probe.pieces;
+    return;
+  }
+  if (child_or) {
+    // Kaneko's fixed-depth test at new nodes: mate in 1, or no check at all.
+    pos.DoMove(c.move);
+    ++nodes_;
+    NodeResult quick = QuickOrNode(pos, child_depth);
+    pos.UndoMove();
+    if (quick.proven()) {
+      tt_.StoreProven(c.board_key, quick.pieces, quick.length, 1);
+    } else if (quick.disproven()) {
+      tt_.StoreDisproven(c.board_key, quick.pieces, quick.depth, 1);
+    } else {
+      quick.pn = 1;
+      quick.dn = 1;
+    }
+    c.result = quick;
+    return;
+  }
+  (void)attacker;
+  c.result = NodeResult{};
+}
+
+NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
+                           uint64_t path_key) {
+  ++nodes_;
+  int64_t nodes_at_entry = nodes_;
+  Color attacker = or_node ? pos.side_to_move() : ~pos.side_to_move();
+  Hand h0 = pos.hand(attacker);
+  uint64_t key = pos.board_key();
+  NodeResult result;
+
+  MoveList moves;
+  if (or_node) {
+    if (depth <= 1) return QuickOrNode(pos, depth);
+    GenerateChecks(pos, moves);
+    if (moves.empty()) return QuickOrNode(pos, depth);
+  } else {
+    GenerateEvasions(pos, moves);
+    if (moves.empty()) {
+      result.pn = 0;
+      result.dn = kInfinitePnDn;
+      result.length = 0;
+      result.pieces = MatedProofPieces(pos, h0);
+      tt_.StoreProven(key, result.pieces, 0, 1);
+      return result;
+    }
+    if (depth < 2) {
+      // Every reply leaves the attacker no plies to mate in.
+      result.pn = kInfinitePnDn;
+      result.dn = 0;
+      result.depth = depth;
+      result.pieces = h0;
+      return result;
+    }
+  }
+  if (ply_ >= kMaxPly) {
+    limit_ = LimitReason::kNodes;  // pathological depth: give up, never claim a result
+    return result;
+  }
+
+  std::vector<Child>& children = child_pool_[ply_];
+  children.clear();
+  int child_depth = ChildDepth(depth);
+  for (Move m : moves) {
+    Child c;
+    c.move = m;
+    c.board_key = pos.BoardKeyAfter(m);
+    c.path_key = ChildPathKey(path_key, m);
+    c.hand = or_node ? pos.HandAfter(m) : h0;
+    children.push_back(c);
+  }
+  for (Child& c : children) {
+    InitChild(pos, c, child_depth, !or_node, attacker);
+    // A proven child of an OR node or a disproven child of an AND node settles the node.
+    if (or_node ? c.result.proven() : c.result.disproven()) break;
+  }
+
+  PnDn pn = 1, dn = 1;
+  while (true) {
+    // Combine the children.
+    if (or_node) {
+      pn = kInfinitePnDn;
+      dn = 0;
+      for (const Child& c : children) {
+        pn = std::min(pn, c.result.pn);
+        dn = SaturatingAdd(dn, c.result.dn);
+      }
+    } else {
+      pn = 0;
+      dn = kInfinitePnDn;
+      for (const Child& c : children) {
+        pn = SaturatingAdd(pn, c.result.pn);
+        dn = std::min(dn, c.result.dn);
+      }
+    }
+    if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
+    if (CheckLimits()) break;
+
+    // Select the most promising child and the second-best value.
+    int best = -1;
+    PnDn best_value = kInfinitePnDn + 1, second = kInfinitePnDn;
+    for (int i = 0; i < int(children.size()); ++i) {
+      PnDn v = or_node ? children[i].result.pn : children[i].result.dn;
+      if (v < best_value) {
+        second = best_value;
+        best_value = v;
+        best = i;
+      } else if (v < second) {
+        second = v;
+      }
+    }
+    second = std::min(second, kInfinitePnDn);
+    Child& c = children[best];
+    PnDn child_thpn, child_thdn;
+    if (or_node) {
+      child_thpn = std::min(thpn, SecondBestThreshold(second));
+      child_thdn = ChildThreshold(thdn, dn, c.result.dn);
+    } else {
+      child_thdn = std::min(thdn, SecondBestThreshold(second));
+      child_thpn = ChildThreshold(thpn, pn, c.result.pn);
+    }
+    Move m = c.move;
+    uint64_t child_path = c.path_key;
+    pos.DoMove(m);
+    uint64_t full_key = pos.key();
+    path_.insert(full_key);
+    ++ply_;
+    NodeResult r = Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
+    --ply_;
+    path_.erase(full_key);
+    pos.UndoMove();
+    children[best].result = r;
+  }
+
+  const std::vector<Child>& kids = children;
+  uint32_t amount = uint32_t(std::min<int64_t>(nodes_ - nodes_at_entry + 1, 0xffffffff));
+  if (pn == 0) {
+    result.pn = 0;
+    result.dn = kInfinitePnDn;
+    if (or_node) {
+      const Child* proof_child = nullptr;
+      for (const Child& c : kids) {
+        if (c.result.proven() && (!proof_child || c.result.length < proof_child->result.length)) {
+          proof_child = &c;
+        }
+      }
+      Hand proof = proof_child->result.pieces;
+      Move m = proof_child->move;
+      if (m.is_drop()) proof.Add(m.dropped_type());
+      Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
+      if (captured != kNoPiece && proof.Has(Unpromote(TypeOf(captured)))) {
+        proof.Remove(Unpromote(TypeOf(captured)));
+      }
+      result.pieces = proof;
+      result.length = proof_child->result.length + 1;
+    } else {
+      Hand proof;
+      int longest = 0;
+      for (const Child& c : kids) {
+        proof = Hand::Max(proof, c.result.pieces);
+        longest = std::max(longest, c.result.length);
+      }
+      result.pieces = RequireMissingInterposers(pos, proof, h0);
+      result.length = longest + 1;
+    }
+    tt_.StoreProven(key, result.pieces, result.length, amount);
+  } else if (dn == 0) {
+    result.pn = kInfinitePnDn;
+    result.dn = 0;
+    if (or_node) {
+      Hand disproof = FullHand();
+      int shallowest = kInfiniteDepth;
+      bool tainted = false;
+      for (const Child& c : kids) {
+        Hand d = c.result.pieces;
+        Move m = c.move;
+        if (m.is_drop()) {
+          PieceType pt = m.dropped_type();
+          if (d.Count(pt) < Hand::kMaxCount[pt]) d.Add(pt);
+        } else if (Piece captured = pos.piece_on(m.to()); captured != kNoPiece) {
+          PieceType pt = Unpromote(TypeOf(captured));
+          if (d.Has(pt)) d.Remove(pt);
+        }
+        disproof = Hand::Min(disproof, d);
+        shallowest = std::min(shallowest, ParentDepth(c.result.depth));
+        tainted |= c.result.tainted;
+      }
+      for (PieceType pt : kHandTypes) {
+        if (h0.Count(pt) == 0) disproof.Set(pt, 0);
+      }
+      result.pieces = disproof;
+      result.depth = shallowest;
+      result.tainted = tainted;
+    } else {
+      // Prefer an untainted refutation, then the deepest.
+      const Child* refutation = nullptr;
+      for (const Child& c : kids) {
+        if (!c.result.disproven()) continue;
+        if (!refutation || (refutation->result.tainted && !c.result.tainted) ||
+            (refutation->result.tainted == c.result.tainted &&
+             c.result.depth > refutation->result.depth)) {
+          refutation = &c;
+        }
+      }
+      Hand d = refutation->result.pieces;
+      if (refutation->move.is_drop()) {
+        PieceType pt = refutation->move.dropped_type();
+        d.Set(pt, std::min(d.Count(pt), h0.Count(pt)));
+      }
+      result.pieces = d;
+      result.depth = ParentDepth(refutation->result.depth);
+      result.tainted = refutation->result.tainted;
+    }
+    if (result.tainted) {
+      repetition_table_[path_key] = result.depth;
+    } else {
+      tt_.StoreDisproven(key, result.pieces, result.depth, amount);
+    }
+  } else {
+    result.pn = pn;
+    result.dn = dn;
+    tt_.StoreUnknown(key, h0, pn, dn, amount);
+  }
+  return result;
+}
+
+}  // namespace tsume

@@ -1,0 +1,98 @@
+// Depth-first proof-number search (Nagai's df-pn) with the 1+epsilon threshold trick, hand
+// dominance through proof and disproof pieces, an optional depth limit ("a mate within N
+// plies") and path-aware repetition handling.
+//
+// Repetition: a position repeated on the current path is a failure for the attacker (perpetual
+// check). That verdict depends on the path, so a disproof that used it is "tainted": it is
+// never stored in the main table, only in a table keyed by the path (the hash of the move
+// sequence from the root), where the same history gives the same answer.
+#ifndef TSUME_SOLVER_DFPN_H_
+#define TSUME_SOLVER_DFPN_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/time/time.h"
+#include "core/position.h"
+#include "solver/solver.h"
+#include "solver/tt.h"
+
+namespace tsume {
+
+// A node's outcome.
+struct NodeResult {
+  PnDn pn = 1;
+  PnDn dn = 1;
+  int length = 0;           // when proven: a mate length (upper bound of the exact one)
+  int depth = 0;            // when disproven: no mate within this many plies
+  Hand pieces;              // proof or disproof pieces when final
+  bool tainted = false;     // disproof depends on the path (repetition)
+  bool proven() const { return pn == 0; }
+  bool disproven() const { return dn == 0; }
+};
+
+struct SearchLimits {
+  int64_t max_nodes = 0;  // 0: none
+  absl::Time deadline = absl::InfiniteFuture();
+  const std::atomic<bool>* stop = nullptr;
+  std::function<void(int64_t nodes)> on_tick;  // called every few thousand nodes
+};
+
+class DfpnSearch {
+ public:
+  DfpnSearch(TranspositionTable& tt, Rules rules, SearchLimits limits);
+
+  // Searches `pos` for a mate within `depth` plies (kInfiniteDepth: any length). `or_node`:
+  // the attacker is to move. `pos` keeps its history: positions already played count for
+  // repetition, and `path_key` identifies that history.
+  NodeResult Run(Position& pos, int depth, bool or_node, uint64_t path_key);
+
+  // Clears the path-keyed repetition results (call when the table is cleared).
+  void ClearRepetitionTable() { repetition_table_.clear(); }
+
+  int64_t nodes() const { return nodes_; }
+  LimitReason limit_reason() const { return limit_; }
+  bool limit_reached() const { return limit_ != LimitReason::kNone; }
+
+  static uint64_t ChildPathKey(uint64_t path_key, Move m);
+
+ private:
+  struct Child {
+    Move move;
+    uint64_t board_key;
+    uint64_t path_key;
+    Hand hand;  // attacker hand in the child
+    NodeResult result;
+  };
+
+  NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
+                 uint64_t path_key);
+  void InitChild(Position& pos, Child& child, int child_depth, bool child_or, Color attacker);
+  // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
+  NodeResult QuickOrNode(Position& pos, int depth);
+  bool CheckLimits();
+  void MarkPathFromHistory(const Position& pos);
+
+  TranspositionTable& tt_;
+  Rules rules_;
+  SearchLimits limits_;
+  int64_t nodes_ = 0;
+  LimitReason limit_ = LimitReason::kNone;
+  absl::flat_hash_set<uint64_t> path_;  // full keys of the positions on the current path
+  absl::flat_hash_map<uint64_t, int> repetition_table_;  // path key -> tainted disproof depth
+  std::vector<std::vector<Child>> child_pool_;           // per-ply scratch
+  int ply_ = 0;
+};
+
+// Proof-piece and disproof-piece rules (exposed for tests).
+// Proof pieces for a mated defender (in check, no evasion): nothing, except that when an
+// interposition square exists, every kind the defender lacks must stay with the attacker.
+Hand MatedProofPieces(const Position& defender_to_move, Hand attacker_hand);
+
+}  // namespace tsume
+
+#endif  // TSUME_SOLVER_DFPN_H_

@@ -1,0 +1,133 @@
+#include "solver/tt.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace tsume {
+
+TranspositionTable::TranspositionTable(int64_t megabytes) {
+  uint64_t bytes = uint64_t(std::max<int64_t>(megabytes, 1)) << 20;
+  uint64_t buckets = bytes / (sizeof(TTEntry) * kBucketSize);
+  buckets_ = std::bit_floor(std::max<uint64_t>(buckets, 1));
+  mask_ = buckets_ - 1;
+  entries_.reset(new TTEntry[buckets_ * kBucketSize]);
+}
+
+void TranspositionTable::Clear() {
+  std::fill(entries_.get(), entries_.get() + buckets_ * kBucketSize, TTEntry{});
+}
+
+TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
+  TTProbe result;
+  const TTEntry* bucket = Bucket(board_key);
+  int best_length = kInfiniteDepth;
+  for (int i = 0; i < kBucketSize; ++i) {
+    const TTEntry& e = bucket[i];
+    if (e.board_key != board_key) continue;
+    Hand eh(e.hand);
+    if (e.proven()) {
+      if (hand.Dominates(eh) && e.length_or_depth <= depth && e.length_or_depth < best_length) {
+        best_length = e.length_or_depth;
+        result = TTProbe{0, kInfinitePnDn, e.length_or_depth, 0, eh, e.amount, true};
+      }
+    } else if (e.disproven()) {
+      if (best_length == kInfiniteDepth && eh.Dominates(hand) && e.length_or_depth >= depth) {
+        result = TTProbe{kInfinitePnDn, 0, 0, e.length_or_depth, eh, e.amount, true};
+        if (e.length_or_depth == kInfiniteDepth) return result;
+      }
+    } else if (!result.found && eh == hand) {
+      result = TTProbe{e.pn, e.dn, 0, 0, eh, e.amount, true};
+    }
+  }
+  return result;
+}
+
+TTEntry* TranspositionTable::Slot(uint64_t board_key, Hand hand) {
+  TTEntry* bucket = Bucket(board_key);
+  TTEntry* victim = nullptr;
+  for (int i = 0; i < kBucketSize; ++i) {
+    TTEntry& e = bucket[i];
+    if (e.board_key == board_key && e.hand == hand.bits() && !e.proven() && !e.disproven()) {
+      return &e;
+    }
+    if (e.board_key == 0) {
+      if (victim == nullptr || victim->board_key != 0) victim = &e;
+    } else if (victim == nullptr || (victim->board_key != 0 && e.amount < victim->amount)) {
+      victim = &e;
+    }
+  }
+  *victim = TTEntry{};
+  victim->board_key = board_key;
+  victim->hand = hand.bits();
+  return victim;
+}
+
+void TranspositionTable::StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
+                                      uint32_t amount) {
+  TTEntry* e = Slot(board_key, hand);
+  e->pn = pn;
+  e->dn = dn;
+  e->amount = std::max(e->amount, amount);
+}
+
+void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length,
+                                     uint32_t amount) {
+  TTEntry* bucket = Bucket(board_key);
+  for (int i = 0; i < kBucketSize; ++i) {
+    const TTEntry& e = bucket[i];
+    if (e.board_key == board_key && e.proven() && pieces.Dominates(Hand(e.hand)) &&
+        e.length_or_depth <= length) {
+      return;  // an at least as strong proof is already stored
+    }
+  }
+  // Drop what this proof makes redundant: unknown entries it covers and weaker proofs.
+  for (int i = 0; i < kBucketSize; ++i) {
+    TTEntry& e = bucket[i];
+    if (e.board_key != board_key || e.disproven()) continue;
+    Hand eh(e.hand);
+    if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
+      amount = std::max(amount, e.amount);
+      e = TTEntry{};
+    }
+  }
+  TTEntry* e = Slot(board_key, pieces);
+  e->pn = 0;
+  e->dn = kInfinitePnDn;
+  e->length_or_depth = uint16_t(length);
+  e->amount = amount;
+}
+
+void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int depth,
+                                        uint32_t amount) {
+  TTEntry* bucket = Bucket(board_key);
+  for (int i = 0; i < kBucketSize; ++i) {
+    const TTEntry& e = bucket[i];
+    if (e.board_key == board_key && e.disproven() && Hand(e.hand).Dominates(pieces) &&
+        e.length_or_depth >= depth) {
+      return;  // an at least as strong disproof is already stored
+    }
+  }
+  for (int i = 0; i < kBucketSize; ++i) {
+    TTEntry& e = bucket[i];
+    if (e.board_key != board_key || e.proven()) continue;
+    Hand eh(e.hand);
+    if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
+      amount = std::max(amount, e.amount);
+      e = TTEntry{};
+    }
+  }
+  TTEntry* e = Slot(board_key, pieces);
+  e->pn = kInfinitePnDn;
+  e->dn = 0;
+  e->length_or_depth = uint16_t(depth);
+  e->amount = amount;
+}
+
+double TranspositionTable::Fill() const {
+  uint64_t sample = std::min<uint64_t>(buckets_, 1024);
+  uint64_t used = 0;
+  for (uint64_t i = 0; i < sample * kBucketSize; ++i) used += entries_[i].board_key != 0;
+  return double(used) / double(sample * kBucketSize);
+}
+
+}  // namespace tsume

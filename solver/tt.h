@@ -1,0 +1,91 @@
+// The df-pn transposition table. Entries are keyed by the board key (board + side to move) and
+// carry the attacker's hand, so look-ups can use hand dominance: a proof stored with proof
+// pieces P proves the same board with any attacker hand holding P; a disproof stored with
+// disproof pieces D disproves it for any hand that D holds.
+//
+// Memory is fixed at construction: a power-of-two array of buckets. When a bucket is full the
+// entry that cost least to compute is replaced, so a full table makes the search slower, never
+// wrong.
+#ifndef TSUME_SOLVER_TT_H_
+#define TSUME_SOLVER_TT_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/types.h"
+
+namespace tsume {
+
+using PnDn = uint32_t;
+// "Infinite" proof/disproof number. Ordinary numbers are capped at kPnDnCap, far below it, so a
+// sum can never turn into a proof or disproof by overflow.
+constexpr PnDn kInfinitePnDn = 0x7fffffff;
+constexpr PnDn kPnDnCap = 0x3fffffff;
+// Depth meaning "no limit": a disproof with this depth means no mate at any length.
+constexpr uint16_t kInfiniteDepth = 0xffff;
+
+inline PnDn SaturatingAdd(PnDn a, PnDn b) {
+  if (a >= kInfinitePnDn || b >= kInfinitePnDn) return kInfinitePnDn;
+  PnDn s = a + b;
+  return s > kPnDnCap ? kPnDnCap : s;
+}
+
+struct TTEntry {
+  uint64_t board_key = 0;  // 0: empty slot
+  uint32_t hand = 0;       // attacker hand (proof pieces when proven, disproof when disproven)
+  PnDn pn = 1;
+  PnDn dn = 1;
+  // Proven: the mate length found (an upper bound of the exact length). Disproven: no mate
+  // within this many plies (kInfiniteDepth: none at all). Unknown: unused.
+  uint16_t length_or_depth = 0;
+  uint16_t generation = 0;
+  uint32_t amount = 0;  // search effort spent below this entry (replacement priority)
+
+  bool proven() const { return pn == 0; }
+  bool disproven() const { return dn == 0; }
+};
+static_assert(sizeof(TTEntry) == 32);
+
+// What a look-up found for a position searched with a remaining depth.
+struct TTProbe {
+  PnDn pn = 1;
+  PnDn dn = 1;
+  uint16_t length = 0;          // when pn == 0
+  uint16_t depth = 0;           // when dn == 0
+  Hand pieces;                  // proof or disproof pieces when final
+  uint32_t amount = 0;
+  bool found = false;
+};
+
+class TranspositionTable {
+ public:
+  explicit TranspositionTable(int64_t megabytes);
+
+  void Clear();
+  // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
+  TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
+  // Unknown result for exactly (board, hand).
+  void StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn, uint32_t amount);
+  // Proof with proof pieces and mate length.
+  void StoreProven(uint64_t board_key, Hand proof_pieces, int length, uint32_t amount);
+  // Disproof with disproof pieces, valid for mates within `depth` plies.
+  void StoreDisproven(uint64_t board_key, Hand disproof_pieces, int depth, uint32_t amount);
+
+  // Fraction of slots in use, estimated from a sample.
+  double Fill() const;
+  int64_t capacity() const { return int64_t(buckets_) * kBucketSize; }
+
+ private:
+  static constexpr int kBucketSize = 8;
+  TTEntry* Bucket(uint64_t board_key) const { return &entries_[(board_key & mask_) * kBucketSize]; }
+  TTEntry* Slot(uint64_t board_key, Hand hand);
+
+  std::unique_ptr<TTEntry[]> entries_;
+  uint64_t buckets_ = 0;
+  uint64_t mask_ = 0;
+};
+
+}  // namespace tsume
+
+#endif  // TSUME_SOLVER_TT_H_

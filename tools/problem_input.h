@@ -1,0 +1,35 @@
+// Problems named on a command line: a literal SFEN (or "startpos", or a USI position line), or
+// files of problems in any collection format.
+#ifndef TSUME_TOOLS_PROBLEM_INPUT_H_
+#define TSUME_TOOLS_PROBLEM_INPUT_H_
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/position.h"
+
+namespace tsume {
+
+struct InputProblem {
+  std::string id;
+  std::string source;  // "file:line" or "argument"
+  std::string sfen;
+  absl::StatusOr<Position> position = absl::UnknownError("not parsed");
+  std::optional<int> expected_length;
+  bool expected_nomate = false;
+  std::vector<std::string> solution_usi;
+};
+
+// Interprets the positional arguments: when they parse as one position, that position; else
+// each argument is a file read with the collection readers (`format`: auto, sfen, practical,
+// tsv, kif, csa). Bad lines in files are reported on `err` and skipped. Error: unreadable file
+// or an argument that is neither a position nor a file.
+absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(
+    const std::vector<std::string>& args, const std::string& format, std::ostream& err);
+
+}  // namespace tsume
+
+#endif  // TSUME_TOOLS_PROBLEM_INPUT_H_

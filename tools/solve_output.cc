@@ -1,0 +1,64 @@
+#include "tools/solve_output.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace tsume {
+namespace {
+
+std::vector<std::string> UsiMoves(const SolveResult& result) {
+  std::vector<std::string> moves;
+  for (Move m : result.moves) moves.push_back(ToUsi(m));
+  return moves;
+}
+
+int64_t NodesPerSecond(const SolveResult& result) {
+  double seconds = absl::ToDoubleSeconds(result.elapsed);
+  return seconds > 0 ? int64_t(result.nodes / seconds) : 0;
+}
+
+}  // namespace
+
+std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
+                              const SolveResult& result) {
+  std::string out = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
+                                 pos.Sfen(), "\n");
+  switch (result.status) {
+    case SolveStatus::kMate:
+      absl::StrAppend(&out, "mate in ", result.length,
+                      result.length_exact ? "" : " (not proven shortest)", "\n");
+      absl::StrAppend(&out, "  ", absl::StrJoin(UsiMoves(result), " "), "\n");
+      break;
+    case SolveStatus::kNoMate:
+      absl::StrAppend(&out, "no mate\n");
+      break;
+    case SolveStatus::kUnknown:
+      absl::StrAppend(&out, "unknown (", ToString(result.limit), " limit reached)\n");
+      break;
+  }
+  absl::StrAppendFormat(&out, "nodes %d  time %.0f ms  nps %d  hash %.1f%%", result.nodes,
+                        absl::ToDoubleMilliseconds(result.elapsed), NodesPerSecond(result),
+                        result.hashfull * 100);
+  return out;
+}
+
+nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,
+                                 const SolveResult& result) {
+  nlohmann::json j;
+  j["id"] = problem.id;
+  j["source"] = problem.source;
+  j["sfen"] = pos.Sfen();
+  j["result"] = ToString(result.status);
+  j["length"] = result.status == SolveStatus::kMate ? result.length : 0;
+  j["length_exact"] = result.length_exact;
+  j["moves"] = UsiMoves(result);
+  j["nodes"] = result.nodes;
+  j["time_ms"] = absl::ToDoubleMilliseconds(result.elapsed);
+  j["nps"] = NodesPerSecond(result);
+  j["hashfull"] = result.hashfull;
+  if (result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
+  return j;
+}
+
+}  // namespace tsume
