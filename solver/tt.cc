@@ -11,10 +11,15 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   buckets_ = std::bit_floor(std::max<uint64_t>(buckets, 1));
   mask_ = buckets_ - 1;
   entries_.reset(new TTEntry[buckets_ * kBucketSize]);
+  generation_ = 1;
 }
 
 void TranspositionTable::Clear() {
-  std::fill(entries_.get(), entries_.get() + buckets_ * kBucketSize, TTEntry{});
+  // Bumping the generation empties the table in O(1); a full wipe only when it wraps.
+  if (++generation_ == 0) {
+    std::fill(entries_.get(), entries_.get() + buckets_ * kBucketSize, TTEntry{});
+    generation_ = 1;
+  }
 }
 
 TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
@@ -23,7 +28,7 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
   int best_length = kInfiniteDepth;
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key != board_key) continue;
+    if (e.board_key != board_key || e.generation != generation_) continue;
     Hand eh(e.hand);
     if (e.proven()) {
       if (hand.Dominates(eh) && e.length_or_depth <= depth && e.length_or_depth < best_length) {
@@ -45,19 +50,26 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
 TTEntry* TranspositionTable::Slot(uint64_t board_key, Hand hand) {
   TTEntry* bucket = Bucket(board_key);
   TTEntry* victim = nullptr;
+  bool victim_empty = false;
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.hand == hand.bits() && !e.proven() && !e.disproven()) {
+    bool empty = e.board_key == 0 || e.generation != generation_;
+    if (!empty && e.board_key == board_key && e.hand == hand.bits() && !e.proven() &&
+        !e.disproven()) {
       return &e;
     }
-    if (e.board_key == 0) {
-      if (victim == nullptr || victim->board_key != 0) victim = &e;
-    } else if (victim == nullptr || (victim->board_key != 0 && e.amount < victim->amount)) {
+    if (empty) {
+      if (victim == nullptr || !victim_empty) {
+        victim = &e;
+        victim_empty = true;
+      }
+    } else if (victim == nullptr || (!victim_empty && e.amount < victim->amount)) {
       victim = &e;
     }
   }
   *victim = TTEntry{};
   victim->board_key = board_key;
+  victim->generation = generation_;
   victim->hand = hand.bits();
   return victim;
 }
@@ -75,7 +87,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.proven() && pieces.Dominates(Hand(e.hand)) &&
+    if (e.board_key == board_key && e.generation == generation_ && e.proven() && pieces.Dominates(Hand(e.hand)) &&
         e.length_or_depth <= length) {
       return;  // an at least as strong proof is already stored
     }
@@ -83,7 +95,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
   // Drop what this proof makes redundant: unknown entries it covers and weaker proofs.
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    if (e.board_key != board_key || e.disproven()) continue;
+    if (e.board_key != board_key || e.generation != generation_ || e.disproven()) continue;
     Hand eh(e.hand);
     if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
       amount = std::max(amount, e.amount);
@@ -102,14 +114,14 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.disproven() && Hand(e.hand).Dominates(pieces) &&
+    if (e.board_key == board_key && e.generation == generation_ && e.disproven() && Hand(e.hand).Dominates(pieces) &&
         e.length_or_depth >= depth) {
       return;  // an at least as strong disproof is already stored
     }
   }
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    if (e.board_key != board_key || e.proven()) continue;
+    if (e.board_key != board_key || e.generation != generation_ || e.proven()) continue;
     Hand eh(e.hand);
     if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
       amount = std::max(amount, e.amount);
@@ -126,7 +138,7 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
 double TranspositionTable::Fill() const {
   uint64_t sample = std::min<uint64_t>(buckets_, 1024);
   uint64_t used = 0;
-  for (uint64_t i = 0; i < sample * kBucketSize; ++i) used += entries_[i].board_key != 0;
+  for (uint64_t i = 0; i < sample * kBucketSize; ++i) used += entries_[i].board_key != 0 && entries_[i].generation == generation_;
   return double(used) / double(sample * kBucketSize);
 }
 

@@ -84,6 +84,7 @@ class TranspositionTable {
   std::unique_ptr<TTEntry[]> entries_;
   uint64_t buckets_ = 0;
   uint64_t mask_ = 0;
+  uint16_t generation_ = 1;  // entries of other generations are empty
 };
 
 }  // namespace tsume
