@@ -367,12 +367,18 @@ Bitboard Position::SliderBlockers(Color king_color, Square ksq, Bitboard sliders
 
 void Position::ComputeCheckInfo(State& s) const {
   Color us = side_, them = ~side_;
-  s.checkers = has_king(us) ? AttackersTo(them, king_[us]) : Bitboard();
+  // After a move, DoMove has already recorded in continuous_checks whether the move checks
+  // (GivesCheck); a quiet move leaves no checkers, which saves the attacker scan.
+  bool may_be_in_check = s.move.is_none() || s.continuous_checks[them] > 0;
+  s.checkers = has_king(us) && may_be_in_check ? AttackersTo(them, king_[us]) : Bitboard();
   for (Color c : {kBlack, kWhite}) {
     s.blockers[c] = has_king(c) ? SliderBlockers(c, king_[c], by_color_[~c]) : Bitboard();
   }
-  for (auto& b : s.check_squares) b = Bitboard();
-  if (!has_king(them)) return;
+  s.check_squares[kNoPieceType] = s.check_squares[kKing] = Bitboard();
+  if (!has_king(them)) {
+    for (auto& b : s.check_squares) b = Bitboard();
+    return;
+  }
   Square ksq = king_[them];
   Bitboard occ = occupied();
   s.check_squares[kPawn] = PawnAttacks(them, ksq);
@@ -507,11 +513,17 @@ uint64_t Position::KeyAfter(Move m) const {
 
 void Position::DoMove(Move m) {
   Color us = side_, them = ~side_;
-  State next = st();
+  const State& prev = st();
+  bool check = GivesCheck(m);
+  // Built field by field (ComputeCheckInfo fills the check information) and copied once.
+  State next;
+  next.board_key = prev.board_key;
+  next.hand_key = prev.hand_key;
   next.move = m;
   next.captured = kNoPiece;
+  next.continuous_checks[them] = prev.continuous_checks[them];
+  next.continuous_checks[us] = check ? prev.continuous_checks[us] + 1 : 0;
   Square to = m.to();
-  bool check = GivesCheck(m);
   if (m.is_drop()) {
     PieceType pt = m.dropped_type();
     hands_[us].Remove(pt);
@@ -538,8 +550,18 @@ void Position::DoMove(Move m) {
     next.board_key ^= zobrist::psq[moved][to];
   }
   next.board_key ^= zobrist::side;
-  next.continuous_checks[us] = check ? st().continuous_checks[us] + 1 : 0;
   side_ = them;
+  ComputeCheckInfo(next);
+  states_.push_back(next);
+}
+
+void Position::DoNullMove() {
+  State next = st();
+  next.move = Move::None();
+  next.captured = kNoPiece;
+  next.board_key ^= zobrist::side;
+  next.continuous_checks[side_] = 0;
+  side_ = ~side_;
   states_.push_back(next);
   ComputeCheckInfo(states_.back());
 }
@@ -548,6 +570,11 @@ void Position::UndoMove() {
   const State& s = st();
   Move m = s.move;
   Color us = ~side_;  // the side that made the move
+  if (m.is_none()) {
+    side_ = us;
+    states_.pop_back();
+    return;
+  }
   Square to = m.to();
   if (m.is_drop()) {
     RemovePiece(to);

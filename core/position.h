@@ -99,6 +99,9 @@ class Position {
 
   void DoMove(Move m);
   void UndoMove();
+  // Passes the turn (the side to move may be in check: used for hypothetical positions, such
+  // as "the checker had moved there instead"). Undo with UndoMove.
+  void DoNullMove();
 
   // Parses a USI move ("7g7f", "8h2b+", "P*5e") in this position; checks full legality.
   absl::StatusOr<Move> ParseUsiMove(absl::string_view usi) const;

@@ -93,7 +93,13 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
     p.UndoMove();
     path_.insert(p.key());
   }
-  for (auto it = undone.rbegin(); it != undone.rend(); ++it) p.DoMove(*it);
+  for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
+    if (it->is_none()) {
+      p.DoNullMove();
+    } else {
+      p.DoMove(*it);
+    }
+  }
 }
 
 NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path_key) {
@@ -111,6 +117,55 @@ NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path
     if (result.proven() || result.disproven()) break;
   }
   return result;
+}
+
+bool IsDeferrableDrop(Move m, Bitboard between) { return m.is_drop() && between.Test(m.to()); }
+
+void HypotheticalCaptures(Position& pos, Square s, MoveList& out) {
+  pos.DoNullMove();
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (Move m : moves) {
+    if (!m.is_drop() && m.to() == s && pos.GivesCheck(m)) out.push_back(m);
+  }
+  pos.UndoMove();
+}
+
+void EnterHypothetical(Position& pos, Move capture) {
+  pos.DoNullMove();
+  pos.DoMove(capture);
+}
+
+void LeaveHypothetical(Position& pos) {
+  pos.UndoMove();
+  pos.UndoMove();
+}
+
+bool DfpnSearch::IsMatedUnderRules(Position& pos) {
+  if (!HasEvasion(pos)) return true;
+  if (rules_ != Rules::kTsume || !InterpositionSquareExists(pos)) return false;
+  Bitboard between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+  MoveList evasions;
+  GenerateEvasions(pos, evasions);
+  Bitboard squares;
+  for (Move m : evasions) {
+    if (!IsDeferrableDrop(m, between)) return false;
+    squares.Set(m.to());
+  }
+  // Only drops in between: mated if each is useless with nothing left to play after it.
+  for (Square s : squares) {
+    MoveList captures;
+    HypotheticalCaptures(pos, s, captures);
+    bool mated = false;
+    for (Move capture : captures) {
+      EnterHypothetical(pos, capture);
+      mated = IsMatedUnderRules(pos);
+      LeaveHypothetical(pos);
+      if (mated) break;
+    }
+    if (!mated) return false;
+  }
+  return true;
 }
 
 NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
@@ -141,7 +196,7 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   for (Move m : checks) {
     Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
     pos.DoMove(m);
-    bool mate = !HasEvasion(pos);
+    bool mate = IsMatedUnderRules(pos);
     Hand proof;
     if (mate) proof = MatedProofPieces(pos, pos.hand(attacker));
     pos.UndoMove();
@@ -167,17 +222,16 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   return r;  // unknown
 }
 
-void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_or,
-                           Color attacker) {
+bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth) {
   // Repetition of a position on the path: the attacker fails on this path.
-  if (path_.contains(pos.KeyAfter(c.move))) {
+  if (path_.contains(full_key)) {
     c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true};
-    return;
+    return true;
   }
   if (auto it = repetition_table_.find(c.path_key);
       it != repetition_table_.end() && it->second >= child_depth) {
     c.result = NodeResult{kInfinitePnDn, 0, 0, it->second, c.hand, true};
-    return;
+    return true;
   }
   TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
   if (probe.found) {
@@ -186,8 +240,27 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     c.result.length = probe.length;
     c.result.depth = probe.depth;
     c.result.pieces = probe.pieces;
+    return true;
+  }
+  return false;
+}
+
+void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_or) {
+  if (c.kind == ChildKind::kHypothetical) {
+    // An attacker piece moved to the interposition square instead, the defender keeping the
+    // piece it would have dropped.
+    EnterHypothetical(pos, c.move);
+    c.board_key = pos.board_key();
+    if (!LookUp(c, pos.key(), child_depth)) {
+      c.result = NodeResult{};
+      if (IsMatedUnderRules(pos)) {
+        c.result = NodeResult{0, kInfinitePnDn, 0, 0, MatedProofPieces(pos, c.hand), false};
+      }
+    }
+    LeaveHypothetical(pos);
     return;
   }
+  if (LookUp(c, pos.KeyAfter(c.move), child_depth)) return;
   if (child_or) {
     // Kaneko's fixed-depth test at new nodes: mate in 1, or no check at all.
     pos.DoMove(c.move);
@@ -205,7 +278,6 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     c.result = quick;
     return;
   }
-  (void)attacker;
   c.result = NodeResult{};
 }
 
@@ -225,7 +297,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (moves.empty()) return QuickOrNode(pos, depth);
   } else {
     GenerateEvasions(pos, moves);
-    if (moves.empty()) {
+    if (moves.empty() || IsMatedUnderRules(pos)) {
       result.pn = 0;
       result.dn = kInfinitePnDn;
       result.length = 0;
@@ -250,7 +322,18 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   std::vector<Child>& children = child_pool_[ply_];
   children.clear();
   int child_depth = ChildDepth(depth);
+  // Under tsume rules, drops between the king and a ranged checker wait behind one
+  // hypothetical child per square: if that position is a mate, they are useless.
+  Bitboard deferred;
+  if (!or_node && rules_ == Rules::kTsume && InterpositionSquareExists(pos)) {
+    deferred = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+  }
+  Bitboard hypothetical_squares;
   for (Move m : moves) {
+    if (IsDeferrableDrop(m, deferred)) {
+      hypothetical_squares.Set(m.to());
+      continue;
+    }
     Child c;
     c.move = m;
     c.board_key = pos.BoardKeyAfter(m);
@@ -258,10 +341,68 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     c.hand = or_node ? pos.HandAfter(m) : h0;
     children.push_back(c);
   }
-  for (Child& c : children) {
-    InitChild(pos, c, child_depth, !or_node, attacker);
+  Bitboard revealed_squares;
+  for (Square s : hypothetical_squares) {
+    MoveList captures;
+    HypotheticalCaptures(pos, s, captures);
+    if (captures.empty()) revealed_squares.Set(s);
+    for (Move capture : captures) {
+      Child c;
+      c.kind = ChildKind::kHypothetical;
+      c.square = s;
+      c.move = capture;
+      c.path_key = ChildPathKey(~path_key, capture);
+      c.hand = h0;
+      children.push_back(c);
+    }
+  }
+  // Adds the real drops on s, once no hypothetical capture there is a mate.
+  auto reveal_drops = [&](Square s) {
+    for (Move m : moves) {
+      if (!IsDeferrableDrop(m, deferred) || m.to() != s) continue;
+      Child c;
+      c.move = m;
+      c.board_key = pos.BoardKeyAfter(m);
+      c.path_key = ChildPathKey(path_key, m);
+      c.hand = h0;
+      InitChild(pos, c, child_depth, true);
+      children.push_back(c);
+    }
+  };
+  // Hypothetical children of one square form an OR group: one mate makes the drops there
+  // useless (the rest are dropped); each non-mate is dropped, and when none is left the real
+  // drops take their place.
+  auto settle_hypothetical = [&](int i) {
+    const Child& h = children[i];
+    if (h.kind != ChildKind::kHypothetical) return;
+    Square s = h.square;
+    if (h.result.proven()) {
+      for (Child& other : children) {
+        if (&other != &h && other.kind == ChildKind::kHypothetical && other.square == s) {
+          other.kind = ChildKind::kUnavailable;
+        }
+      }
+    } else if (h.result.disproven()) {
+      children[i].kind = ChildKind::kUnavailable;
+      for (const Child& other : children) {
+        if (other.kind == ChildKind::kHypothetical && other.square == s) return;
+      }
+      reveal_drops(s);
+    }
+  };
+  int initialised = int(children.size());
+  for (Square s : revealed_squares) reveal_drops(s);
+  for (int i = 0; i < initialised; ++i) {
+    Child& c = children[i];
+    if (c.kind == ChildKind::kUnavailable) continue;
+    bool hypothetical = c.kind == ChildKind::kHypothetical;
+    InitChild(pos, c, hypothetical ? depth : child_depth, !or_node);
+    if (hypothetical) {
+      settle_hypothetical(i);
+      continue;
+    }
     // A proven child of an OR node or a disproven child of an AND node settles the node.
-    if (or_node ? c.result.proven() : c.result.disproven()) break;
+    if (or_node ? children[i].result.proven() : children[i].result.disproven()) break;
   }
 
   PnDn pn = 1, dn = 1;
@@ -278,6 +419,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       pn = 0;
       dn = kInfinitePnDn;
       for (const Child& c : children) {
+        if (c.kind == ChildKind::kUnavailable) continue;
         pn = SaturatingAdd(pn, c.result.pn);
         dn = std::min(dn, c.result.dn);
       }
@@ -289,6 +431,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     int best = -1;
     PnDn best_value = kInfinitePnDn + 1, second = kInfinitePnDn;
     for (int i = 0; i < int(children.size()); ++i) {
+      if (children[i].kind == ChildKind::kUnavailable) continue;
       PnDn v = or_node ? children[i].result.pn : children[i].result.dn;
       if (v < best_value) {
         second = best_value;
@@ -299,7 +442,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       }
     }
     second = std::min(second, kInfinitePnDn);
-    Child& c = children[best];
+    const Child& c = children[best];
     PnDn child_thpn, child_thdn;
     if (or_node) {
       child_thpn = std::min(thpn, SecondBestThreshold(second));
@@ -308,17 +451,27 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       child_thdn = std::min(thdn, SecondBestThreshold(second));
       child_thpn = ChildThreshold(thpn, pn, c.result.pn);
     }
-    Move m = c.move;
+    bool hypothetical = c.kind == ChildKind::kHypothetical;
     uint64_t child_path = c.path_key;
-    pos.DoMove(m);
+    if (hypothetical) {
+      EnterHypothetical(pos, c.move);
+    } else {
+      pos.DoMove(c.move);
+    }
     uint64_t full_key = pos.key();
     path_.insert(full_key);
     ++ply_;
-    NodeResult r = Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
+    NodeResult r = hypothetical ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
+                                : Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
     --ply_;
     path_.erase(full_key);
-    pos.UndoMove();
+    if (hypothetical) {
+      LeaveHypothetical(pos);
+    } else {
+      pos.UndoMove();
+    }
     children[best].result = r;
+    settle_hypothetical(best);
   }
 
   const std::vector<Child>& kids = children;
@@ -346,11 +499,14 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       Hand proof;
       int longest = 0;
       for (const Child& c : kids) {
+        if (c.kind == ChildKind::kUnavailable) continue;
         proof = Hand::Max(proof, c.result.pieces);
-        longest = std::max(longest, c.result.length);
+        // A useless interposition is not counted: its square's hypothetical position is.
+        int length = c.kind == ChildKind::kHypothetical ? c.result.length : c.result.length + 1;
+        longest = std::max(longest, length);
       }
       result.pieces = RequireMissingInterposers(pos, proof, h0);
-      result.length = longest + 1;
+      result.length = longest;
     }
     tt_.StoreProven(key, result.pieces, result.length, amount);
   } else if (dn == 0) {
@@ -384,7 +540,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       // Prefer an untainted refutation, then the deepest.
       const Child* refutation = nullptr;
       for (const Child& c : kids) {
-        if (!c.result.disproven()) continue;
+        if (c.kind != ChildKind::kReal || !c.result.disproven()) continue;
         if (!refutation || (refutation->result.tainted && !c.result.tainted) ||
             (refutation->result.tainted == c.result.tainted &&
              c.result.depth > refutation->result.depth)) {
@@ -396,6 +552,8 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         PieceType pt = refutation->move.dropped_type();
         d.Set(pt, std::min(d.Count(pt), h0.Count(pt)));
       }
+      // Tsume rules: whether a drop was useless depends on the defender's hand too.
+      if (rules_ == Rules::kTsume && deferred.Any()) d = Hand::Min(d, h0);
       result.pieces = d;
       result.depth = ParentDepth(refutation->result.depth);
       result.tainted = refutation->result.tainted;

@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/time/time.h"
+#include "core/movegen.h"
 #include "core/position.h"
 #include "solver/solver.h"
 #include "solver/tt.h"
@@ -61,7 +62,14 @@ class DfpnSearch {
   static uint64_t ChildPathKey(uint64_t path_key, Move m);
 
  private:
+  enum class ChildKind : uint8_t {
+    kReal,          // a move
+    kHypothetical,  // tsume rules: `move` (an attacker capture on `square`) instead of a drop
+    kUnavailable,   // a hypothetical child replaced by the real interpositions
+  };
   struct Child {
+    ChildKind kind = ChildKind::kReal;
+    Square square = kNoSquare;
     Move move;
     uint64_t board_key;
     uint64_t path_key;
@@ -71,7 +79,11 @@ class DfpnSearch {
 
   NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
                  uint64_t path_key);
-  void InitChild(Position& pos, Child& child, int child_depth, bool child_or, Color attacker);
+  void InitChild(Position& pos, Child& child, int child_depth, bool child_or);
+  // Repetition, path table and TT look-up for a child; false when nothing is known.
+  bool LookUp(Child& child, uint64_t full_key, int child_depth);
+  // The defender to move is mated: no legal reply, or (tsume rules) only useless drops.
+  bool IsMatedUnderRules(Position& pos);
   // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
   NodeResult QuickOrNode(Position& pos, int depth);
   bool CheckLimits();
@@ -92,6 +104,17 @@ class DfpnSearch {
 // Proof pieces for a mated defender (in check, no evasion): nothing, except that when an
 // interposition square exists, every kind the defender lacks must stay with the attacker.
 Hand MatedProofPieces(const Position& defender_to_move, Hand attacker_hand);
+
+// Useless-interposition support (tsume rules). For a defender in check from a ranged piece and
+// an empty square s between it and the king: the attacker moves that, played as if the defender
+// had passed, move a piece to s and give check — the captures of a piece dropped on s.
+void HypotheticalCaptures(Position& pos, Square s, MoveList& out);
+// A defender's drop that may be useless: one on a square in `between` (even one that checks:
+// the hypothetical capture takes the checking piece away too).
+bool IsDeferrableDrop(Move m, Bitboard between);
+// Passes for the defender and plays `capture`; LeaveHypothetical undoes both.
+void EnterHypothetical(Position& pos, Move capture);
+void LeaveHypothetical(Position& pos);
 
 }  // namespace tsume
 

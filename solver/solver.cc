@@ -76,7 +76,11 @@ namespace {
 class SolveRun {
  public:
   SolveRun(TranspositionTable& tt, const SolveOptions& options, absl::Time start)
-      : options_(options), start_(start), search_(tt, options.rules, MakeLimits(options, start)) {}
+      : options_(options),
+        start_(start),
+        tt_(tt),
+        search_(tt, options.rules, MakeLimits(options, start)),
+        next_progress_(start + options.progress_interval) {}
 
   SolveResult Run(Position& root) {
     SolveResult result;
@@ -129,18 +133,33 @@ class SolveRun {
     }
     result.status = SolveStatus::kMate;
     result.moves = line;
-    result.length = int(line.size());
+    result.length = length;
     result.length_exact = exact;
     return Finish(result);
   }
 
  private:
-  static SearchLimits MakeLimits(const SolveOptions& options, absl::Time start) {
+  SearchLimits MakeLimits(const SolveOptions& options, absl::Time start) {
     SearchLimits limits;
+    if (options.on_progress) {
+      limits.on_tick = [this](int64_t nodes) { ReportProgress(nodes); };
+    }
     limits.max_nodes = options.max_nodes;
     if (options.time_limit != absl::InfiniteDuration()) limits.deadline = start + options.time_limit;
     limits.stop = options.stop;
     return limits;
+  }
+
+  void ReportProgress(int64_t nodes) {
+    absl::Time now = absl::Now();
+    if (now < next_progress_) return;
+    next_progress_ = now + options_.progress_interval;
+    SearchProgress p;
+    p.nodes = nodes;
+    p.elapsed = now - start_;
+    p.hashfull = tt_.Fill();
+    p.mate_length = best_length_;
+    options_.on_progress(p);
   }
 
   SolveResult Finish(SolveResult result) {
@@ -171,14 +190,33 @@ class SolveRun {
       }
       return false;
     }
+    if (remaining <= 0) return true;  // mated (under tsume rules, only useless drops left)
     GenerateEvasions(pos, moves);
     if (moves.empty()) return true;
+    Bitboard deferred;
+    if (options_.rules == Rules::kTsume && pos.checkers().Count() == 1) {
+      deferred = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+    }
+    // Squares where a hypothetical capture mates two plies sooner: drops there are useless.
+    Bitboard short_squares;
     for (Move m : moves) {
+      if (!IsDeferrableDrop(m, deferred) || short_squares.Test(m.to())) continue;
+      if (!HypotheticalMateWithin(pos, m.to(), remaining - 2, path_key).is_none()) {
+        short_squares.Set(m.to());
+      }
+      if (search_.limit_reached()) return false;
+    }
+    // The longest defence: the attacker cannot mate faster than the remaining length. A drop
+    // in between counts only when its own line is that long (not longer: then it is useless).
+    for (Move m : moves) {
+      bool interposition = IsDeferrableDrop(m, deferred);
+      if (interposition && short_squares.Test(m.to())) continue;
       pos.DoMove(m);
       uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
-      // The longest defence: the attacker cannot mate faster than the remaining length.
       NodeResult r = search_.Run(pos, remaining - 3, true, child_path);
-      if (r.disproven()) {
+      bool longest = r.disproven();
+      if (longest && interposition) longest = search_.Run(pos, remaining - 1, true, child_path).proven();
+      if (longest) {
         line.push_back(m);
         bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
         pos.UndoMove();
@@ -187,13 +225,50 @@ class SolveRun {
       pos.UndoMove();
       if (search_.limit_reached()) return false;
     }
+    // Every longest line goes through a useless drop: show the drop and its capture (they do
+    // not count), then go on from the position after the capture with the same length.
+    for (Move m : moves) {
+      if (!IsDeferrableDrop(m, deferred)) continue;
+      Move capture = HypotheticalMateWithin(pos, m.to(), remaining, path_key);
+      if (capture.is_none()) continue;
+      pos.DoMove(m);
+      line.push_back(m);
+      line.push_back(capture);
+      pos.DoMove(capture);
+      uint64_t child_path =
+          DfpnSearch::ChildPathKey(DfpnSearch::ChildPathKey(path_key, m), capture);
+      bool ok = ExtractLine(pos, remaining, false, child_path, line);
+      pos.UndoMove();
+      pos.UndoMove();
+      return ok;
+    }
     return false;
+  }
+
+  // Tsume rules: an attacker capture on s (played as if the defender had passed, keeping the
+  // piece it would drop there) that mates within `depth` plies, or none.
+  Move HypotheticalMateWithin(Position& pos, Square s, int depth, uint64_t path_key) {
+    if (depth < 0) return Move::None();
+    MoveList captures;
+    HypotheticalCaptures(pos, s, captures);
+    for (Move capture : captures) {
+      EnterHypothetical(pos, capture);
+      // Same path key as the search's hypothetical child, so path-keyed results are shared.
+      NodeResult r =
+          search_.Run(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
+      LeaveHypothetical(pos);
+      if (r.proven()) return capture;
+      if (search_.limit_reached()) break;
+    }
+    return Move::None();
   }
 
   const SolveOptions& options_;
   absl::Time start_;
+  TranspositionTable& tt_;
   DfpnSearch search_;
-  int best_length_ = 0;  // progress reporting
+  absl::Time next_progress_;
+  int best_length_ = 0;  // the shortest mate proven so far, for progress reports
 };
 
 }  // namespace

@@ -54,8 +54,10 @@ const char* ToString(LimitReason r);   // "", "nodes", "time", "stopped"
 struct SolveResult {
   SolveStatus status = SolveStatus::kUnknown;
   LimitReason limit = LimitReason::kNone;  // why the search stopped early, if it did
-  std::vector<Move> moves;                 // the mate line (attacker first) when kMate
-  int length = 0;                          // moves.size() when kMate
+  // The main line (attacker first) when kMate. Under tsume rules it may contain a useless drop
+  // and its capture, which are shown (so the line replays legally) but not counted.
+  std::vector<Move> moves;
+  int length = 0;  // the mate length under the rules
   bool length_exact = false;               // length proven minimal under the rules
   int64_t nodes = 0;
   absl::Duration elapsed;

@@ -10,6 +10,7 @@
 #include "tools/commands.h"
 #include "tools/problem_input.h"
 #include "tools/progress.h"
+#include "tools/solve_flags.h"
 #include "tools/solve_output.h"
 
 namespace tsume {
@@ -17,13 +18,15 @@ namespace {
 
 constexpr char kSolveHelp[] =
     "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
-    "                   (SFEN | FILE)\n"
+    "                   [--first-mate] [--format F] (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
-    "and Japanese notation, nodes, time, nodes/s, table fill.\n";
+    "and Japanese notation, nodes, time, nodes/s, table fill.\n"
+    "  --first-mate  stop at the first mate found (length not proven shortest)\n";
 
 }  // namespace
 
 absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args) {
+  // (shared by solve, batch and verify; declared in tools/solve_flags.h)
   SolveOptions options;
   absl::StatusOr<int64_t> time_ms = args.GetInt("time-ms", 0, 0, int64_t(1) << 40);
   if (!time_ms.ok()) return time_ms.status();
@@ -48,7 +51,7 @@ absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args) {
 
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   absl::StatusOr<CliArgs> parsed =
-      CliArgs::Parse(args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json"});
+      CliArgs::Parse(args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "first-mate"});
   if (!parsed.ok()) {
     err << "tsume solve: " << parsed.status().message() << "\n";
     return kExitUsage;
@@ -68,6 +71,7 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume solve: " << problems.status().message() << "\n";
     return kExitUsage;
   }
+  options->exact_length = !parsed->Has("first-mate");
   bool json = parsed->Has("json");
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
