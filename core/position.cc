@@ -233,7 +233,7 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
 }
 
 absl::Status Position::Validate() const {
-  int counts[8] = {};
+  int counts[kNumPieceTypes] = {};
   for (Square sq = 0; sq < kNumSquares; ++sq) {
     Piece p = board_[sq];
     if (p == kNoPiece) continue;
