@@ -272,8 +272,10 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     } else if (quick.disproven()) {
       tt_.StoreDisproven(c.board_key, quick.pieces, quick.depth, 1);
     } else {
+      // Remember that the quick test failed, so a revisit does not repeat it.
       quick.pn = 1;
       quick.dn = 1;
+      tt_.StoreUnknown(c.board_key, c.hand, 1, 1, 1);
     }
     c.result = quick;
     return;

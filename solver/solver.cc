@@ -54,24 +54,6 @@ void RunWithLargeStack(const std::function<void()>& fn) {
 
 }  // namespace
 
-class Solver::Impl {
- public:
-  explicit Impl(const SolveOptions& options) : tt(options.hash_mb) {}
-  TranspositionTable tt;
-};
-
-Solver::Solver(SolveOptions options)
-    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
-Solver::~Solver() = default;
-
-void Solver::set_options(const SolveOptions& options) {
-  bool resize = options.hash_mb != options_.hash_mb;
-  options_ = options;
-  if (resize) impl_ = std::make_unique<Impl>(options_);
-}
-
-namespace {
-
 // One solve: the df-pn passes, the exact-length passes and the line extraction.
 class SolveRun {
  public:
@@ -81,6 +63,18 @@ class SolveRun {
         tt_(tt),
         search_(tt, options.rules, MakeLimits(options, start)),
         next_progress_(start + options.progress_interval) {}
+
+  // Follow-up queries on positions reached from the root (pos carries those moves).
+  NodeResult Query(Position& pos, int depth, bool or_node) {
+    return search_.Run(pos, depth, or_node, HistoryPathKey(pos));
+  }
+  std::vector<Move> Line(Position& pos, int max_plies, bool or_node) {
+    std::vector<Move> line;
+    uncounted_.clear();
+    ExtractLine(pos, max_plies, or_node, HistoryPathKey(pos), line);
+    return line;
+  }
+  bool limit_reached() const { return search_.limit_reached(); }
 
   SolveResult Run(Position& root) {
     SolveResult result;
@@ -133,7 +127,8 @@ class SolveRun {
     }
     result.status = SolveStatus::kMate;
     result.moves = line;
-    result.length = length;
+    result.length = int(line.size() - uncounted_.size());
+    result.uncounted = uncounted_;
     result.length_exact = exact;
     return Finish(result);
   }
@@ -166,6 +161,13 @@ class SolveRun {
     result.nodes = search_.nodes();
     result.elapsed = absl::Now() - start_;
     return result;
+  }
+
+  // Identifies the moves that led to pos, for the path-keyed repetition results.
+  static uint64_t HistoryPathKey(const Position& pos) {
+    uint64_t key = 0x243F6A8885A308D3ull;
+    for (int i = 1; i <= pos.ply(); ++i) key = DfpnSearch::ChildPathKey(key, pos.state_at(i).move);
+    return key;
   }
 
   // Appends a main line of exactly `remaining` plies from pos: the attacker's moves keep the
@@ -232,7 +234,9 @@ class SolveRun {
       Move capture = HypotheticalMateWithin(pos, m.to(), remaining, path_key);
       if (capture.is_none()) continue;
       pos.DoMove(m);
+      uncounted_.push_back(int(line.size()));
       line.push_back(m);
+      uncounted_.push_back(int(line.size()));
       line.push_back(capture);
       pos.DoMove(capture);
       uint64_t child_path =
@@ -241,6 +245,20 @@ class SolveRun {
       pos.UndoMove();
       pos.UndoMove();
       return ok;
+    }
+    // The length was not proven exact (first-mate mode): follow any defence still mated within
+    // the remaining length.
+    for (Move m : moves) {
+      pos.DoMove(m);
+      uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
+      if (search_.Run(pos, remaining - 1, true, child_path).proven()) {
+        line.push_back(m);
+        bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
+        pos.UndoMove();
+        return ok;
+      }
+      pos.UndoMove();
+      if (search_.limit_reached()) return false;
     }
     return false;
   }
@@ -268,22 +286,54 @@ class SolveRun {
   TranspositionTable& tt_;
   DfpnSearch search_;
   absl::Time next_progress_;
+  std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
   int best_length_ = 0;  // the shortest mate proven so far, for progress reports
 };
 
-}  // namespace
+class Solver::Impl {
+ public:
+  explicit Impl(const SolveOptions& options) : tt(options.hash_mb) {}
+  TranspositionTable tt;
+  std::unique_ptr<SolveRun> run;  // the last solve, kept for follow-up queries
+};
+
+Solver::Solver(SolveOptions options)
+    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
+Solver::~Solver() = default;
+
+void Solver::set_options(const SolveOptions& options) {
+  bool resize = options.hash_mb != options_.hash_mb;
+  options_ = options;
+  if (resize) impl_ = std::make_unique<Impl>(options_);
+}
 
 SolveResult Solver::Solve(const Position& root) {
   impl_->tt.Clear();
   absl::Time start = absl::Now();
   SolveResult result;
   Position pos = root;
-  RunWithLargeStack([&] {
-    SolveRun run(impl_->tt, options_, start);
-    result = run.Run(pos);
-  });
+  impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, start);
+  RunWithLargeStack([&] { result = impl_->run->Run(pos); });
   result.hashfull = impl_->tt.Fill();
   return result;
 }
+
+SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker_to_move) {
+  if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
+  Position copy = pos;
+  NodeResult r;
+  RunWithLargeStack([&] { r = impl_->run->Query(copy, max_plies, attacker_to_move); });
+  return r.proven() ? SolveStatus::kMate : r.disproven() ? SolveStatus::kNoMate : SolveStatus::kUnknown;
+}
+
+std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool attacker_to_move) {
+  if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
+  Position copy = pos;
+  std::vector<Move> line;
+  RunWithLargeStack([&] { line = impl_->run->Line(copy, max_plies, attacker_to_move); });
+  return line;
+}
+
+bool Solver::limit_reached() const { return impl_->run && impl_->run->limit_reached(); }
 
 }  // namespace tsume

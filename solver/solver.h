@@ -57,7 +57,8 @@ struct SolveResult {
   // The main line (attacker first) when kMate. Under tsume rules it may contain a useless drop
   // and its capture, which are shown (so the line replays legally) but not counted.
   std::vector<Move> moves;
-  int length = 0;  // the mate length under the rules
+  std::vector<int> uncounted;  // indices in `moves` of those uncounted plies
+  int length = 0;              // the mate length under the rules
   bool length_exact = false;               // length proven minimal under the rules
   int64_t nodes = 0;
   absl::Duration elapsed;
@@ -79,6 +80,17 @@ class Solver {
   // Solves the position with the side to move as the attacker. The root must not have the
   // side not to move in check (Position guarantees this).
   SolveResult Solve(const Position& root);
+
+  // Follow-up queries after Solve(root), on positions reached from root (`pos` carries the
+  // moves from root, so repetitions are judged on the real history). They share the table and
+  // the time and node limits of that solve.
+  // Is there a mate within `max_plies`? `attacker_to_move`: the side to move attacks (else it
+  // defends, in check).
+  SolveStatus MateWithin(const Position& pos, int max_plies, bool attacker_to_move);
+  // A main line of at most `max_plies` (empty when none is found within the limits).
+  std::vector<Move> MateLine(const Position& pos, int max_plies, bool attacker_to_move);
+  // True when the last query stopped on a limit.
+  bool limit_reached() const;
 
  private:
   class Impl;

@@ -14,6 +14,7 @@ using CommandArgs = std::vector<std::string>;
 
 int RunPerft(const CommandArgs& args, std::ostream& out, std::ostream& err);
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err);
+int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err);
 
 // Exit codes shared by all subcommands.
 constexpr int kExitOk = 0;

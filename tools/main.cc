@@ -11,6 +11,7 @@ constexpr char kUsage[] =
     "usage: tsume COMMAND [ARGS]\n"
     "commands:\n"
     "  solve    solve mate problems (SFEN or file)\n"
+    "  verify   check composed problems: length, 余詰, 早詰, 駒余り\n"
     "  perft    count legal move tree leaves\n"
     "Run 'tsume COMMAND --help' for a command's options.\n";
 
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (command == "perft") return tsume::RunPerft(args, std::cout, std::cerr);
   if (command == "solve") return tsume::RunSolve(args, std::cout, std::cerr);
+  if (command == "verify") return tsume::RunVerify(args, std::cout, std::cerr);
   std::cerr << "tsume: unknown command '" << command << "'\n" << kUsage;
   return tsume::kExitUsage;
 }

@@ -1,0 +1,148 @@
+#include <iostream>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "core/notation.h"
+#include "nlohmann/json.hpp"
+#include "solver/verify.h"
+#include "tools/cli_args.h"
+#include "tools/commands.h"
+#include "tools/problem_input.h"
+#include "tools/progress.h"
+#include "tools/solve_flags.h"
+
+namespace tsume {
+namespace {
+
+constexpr char kVerifyHelp[] =
+    "usage: tsume verify [--time-ms N] [--nodes N] [--hash-mb N] [--json] [--format F]\n"
+    "                    (SFEN | FILE...)\n"
+    "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
+    "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
+    "left), and the intended line when the file gives one. Limits apply per problem.\n";
+
+std::vector<std::string> Usi(const std::vector<Move>& moves) {
+  std::vector<std::string> out;
+  for (Move m : moves) out.push_back(ToUsi(m));
+  return out;
+}
+
+// Position after the first `ply - 1` moves of `line`.
+Position PositionBefore(const Position& start, const std::vector<Move>& line, int ply) {
+  Position pos = start;
+  for (int i = 0; i + 1 < ply && i < int(line.size()); ++i) pos.DoMove(line[i]);
+  return pos;
+}
+
+}  // namespace
+
+int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
+  std::set<std::string> value_flags = kSolveValueFlags;
+  value_flags.insert("format");
+  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json"});
+  if (!parsed.ok()) {
+    err << "tsume verify: " << parsed.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (parsed->Has("help")) {
+    out << kVerifyHelp;
+    return kExitOk;
+  }
+  absl::StatusOr<SolveOptions> options = SolveOptionsFromArgs(*parsed);
+  if (!options.ok()) {
+    err << "tsume verify: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  options->rules = Rules::kTsume;
+  absl::StatusOr<std::vector<InputProblem>> problems =
+      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"), err);
+  if (!problems.ok()) {
+    err << "tsume verify: " << problems.status().message() << "\n";
+    return kExitUsage;
+  }
+  bool json = parsed->Has("json");
+  StopOnInterrupt interrupt;
+  options->stop = interrupt.flag();
+  Solver solver(*options);
+  std::map<std::string, int> verdicts;
+  int exit_code = kExitOk;
+  for (const InputProblem& problem : *problems) {
+    if (!problem.position.ok()) {
+      err << "tsume verify: " << problem.source << ": " << problem.position.status().message()
+          << "\n";
+      exit_code = kExitUsage;
+      continue;
+    }
+    const Position& start = *problem.position;
+    std::vector<Move> intended;
+    Position replay = start;
+    std::string intended_error;
+    for (const std::string& usi : problem.solution_usi) {
+      absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
+      if (!m.ok()) {
+        intended_error = absl::StrCat("intended line: ", m.status().message());
+        intended.clear();
+        break;
+      }
+      intended.push_back(*m);
+      replay.DoMove(*m);
+    }
+    VerifyReport report = VerifyProblem(solver, start, problem.expected_length, intended);
+    ++verdicts[ToString(report.verdict)];
+    const SolveResult& solution = report.solution;
+    if (json) {
+      nlohmann::json j;
+      j["id"] = problem.id;
+      j["source"] = problem.source;
+      j["sfen"] = start.Sfen();
+      j["verdict"] = ToString(report.verdict);
+      j["length"] = solution.status == SolveStatus::kMate ? solution.length : 0;
+      j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
+                                                   : nlohmann::json(nullptr);
+      j["moves"] = Usi(report.main_line);
+      j["flaws"] = nlohmann::json::array();
+      for (const Flaw& f : report.flaws) {
+        j["flaws"].push_back({{"kind", ToString(f.kind)}, {"ply", f.ply}, {"detail", f.detail},
+                              {"moves", Usi(f.line)}});
+      }
+      if (!intended_error.empty()) j["input_error"] = intended_error;
+      j["alternatives_complete"] = report.alternatives_complete;
+      j["nodes"] = solution.nodes;
+      j["time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
+      out << j.dump() << "\n";
+    } else {
+      out << problem.id << "  " << ToString(report.verdict);
+      if (solution.status == SolveStatus::kMate) out << "  mate in " << solution.length;
+      if (problem.expected_length) out << " (stated " << *problem.expected_length << ")";
+      out << "\n";
+      if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
+      if (!intended_error.empty()) out << "  " << intended_error << "\n";
+      for (const Flaw& f : report.flaws) {
+        out << "  " << JapaneseName(f.kind) << " (" << ToString(f.kind) << ")";
+        if (f.ply > 0) out << " at ply " << f.ply;
+        out << ": " << f.detail << "\n";
+        if (!f.line.empty()) {
+          Position at = f.kind == FlawKind::kAlternativeMate
+                            ? PositionBefore(start, report.main_line, f.ply)
+                            : start;
+          out << "    " << LineToJapanese(at, f.line) << "\n";
+        }
+      }
+      if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
+      out << absl::StrFormat("  nodes %d  time %.0f ms\n", solution.nodes,
+                             absl::ToDoubleMilliseconds(solution.elapsed));
+    }
+    out.flush();
+    if (interrupt.interrupted()) break;
+  }
+  if (!json && problems->size() > 1) {
+    out << "summary:";
+    for (const auto& [verdict, count] : verdicts) out << "  " << verdict << " " << count;
+    out << "\n";
+  }
+  return exit_code;
+}
+
+}  // namespace tsume
