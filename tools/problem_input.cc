@@ -1,5 +1,6 @@
 #include "tools/problem_input.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,16 +10,18 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "problems/collection.h"
 
 namespace tsume {
 
 absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(
     const std::vector<std::string>& args, const std::string& format, std::ostream& err) {
-  (void)format;
   std::vector<InputProblem> problems;
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
-  bool looks_like_file = args.size() == 1 && std::filesystem::exists(args[0]);
+  bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
+    return std::filesystem::is_regular_file(a);
+  });
   if (!looks_like_file) {
     InputProblem p;
     p.id = "argument";
@@ -34,29 +37,22 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(
     problems.push_back(std::move(p));
     return problems;
   }
+  absl::StatusOr<CollectionFormat> parsed_format = ParseCollectionFormat(format);
+  if (!parsed_format.ok()) return parsed_format.status();
   for (const std::string& path : args) {
-    std::ifstream in(path);
-    if (!in) return absl::InvalidArgumentError(absl::StrCat("cannot open '", path, "'"));
-    std::string line;
-    int line_no = 0;
-    while (std::getline(in, line)) {
-      ++line_no;
-      absl::string_view text = absl::StripAsciiWhitespace(line);
-      if (text.empty() || text[0] == '#') continue;
+    absl::StatusOr<Collection> collection = ReadCollection(path, *parsed_format);
+    if (!collection.ok()) return collection.status();
+    for (const InputError& error : collection->errors) err << FormatInputError(error) << "\n";
+    for (Problem& problem : collection->problems) {
       InputProblem p;
-      p.source = absl::StrCat(path, ":", line_no);
-      p.id = p.source;
-      std::vector<std::string> fields = absl::StrSplit(text, ' ', absl::SkipEmpty());
-      size_t moves_at = std::find(fields.begin(), fields.end(), "moves") - fields.begin();
-      std::vector<std::string> sfen_fields(fields.begin(), fields.begin() + std::min<size_t>(4, moves_at));
-      p.sfen = absl::StrJoin(sfen_fields, " ");
-      for (size_t i = moves_at + 1; i < fields.size(); ++i) p.solution_usi.push_back(fields[i]);
-      if (moves_at < fields.size()) p.expected_length = int(p.solution_usi.size());
-      p.position = Position::FromSfen(p.sfen);
-      if (!p.position.ok()) {
-        err << p.source << ": " << p.position.status().message() << "\n";
-        continue;
-      }
+      p.id = problem.id;
+      p.source = problem.source;
+      p.sfen = problem.sfen;
+      p.position = Position::FromSfen(problem.sfen);
+      p.expected_length = problem.expected_length;
+      p.expected_nomate = problem.expected_nomate;
+      p.nomate_within = problem.nomate_within;
+      p.solution_usi = std::move(problem.solution_usi);
       problems.push_back(std::move(p));
     }
   }

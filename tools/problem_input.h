@@ -20,6 +20,7 @@ struct InputProblem {
   absl::StatusOr<Position> position = absl::UnknownError("not parsed");
   std::optional<int> expected_length;
   bool expected_nomate = false;
+  std::optional<int> nomate_within;
   std::vector<std::string> solution_usi;
 };
 

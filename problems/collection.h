@@ -1,0 +1,70 @@
+// Problem collections: readers for SFEN lists, the shared "practical" line format, TSV tables,
+// and KIF / CSA problem files. Every position read is checked with Position::FromSfen; a bad
+// line becomes an InputError (naming file and line) and reading goes on with the next one.
+#ifndef TSUME_PROBLEMS_COLLECTION_H_
+#define TSUME_PROBLEMS_COLLECTION_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tsume {
+
+struct Problem {
+  std::string id;      // from an id column, else "<file basename>:<line>"
+  std::string source;  // "path:line"
+  std::string sfen;    // 4-field SFEN (board side hand movenumber) of the problem position
+  std::optional<int> expected_length;  // stated mate length in plies
+  bool expected_mate = false;          // stated: a mate exists (set with expected_length, or MATE)
+  bool expected_nomate = false;        // stated: no mate at all
+  std::optional<int> nomate_within;    // stated: no mate within N plies
+  std::vector<std::string> solution_usi;  // stated line, if any (checked to be legal moves)
+  std::string category, notes;            // when the format has them
+};
+
+struct InputError {
+  std::string source;   // "path:line"
+  std::string message;  // the reason
+};
+// "path:line: message", the form used in error output.
+std::string FormatInputError(const InputError& error);
+
+struct Collection {
+  std::vector<Problem> problems;
+  std::vector<InputError> errors;
+};
+
+// kSfenLines: one position per line, "<sfen>", "sfen <sfen>", "position sfen|startpos ... [moves
+//   ...]" (moves are applied: the problem is the position after them).
+// kPractical: "<board> <side> <hand> <ply> moves m1 ... mN", the moves being a mating line.
+// kTsv: tab-separated with a header naming the columns (it may start with "# ").
+// kKif / kCsa: one problem diagram per file, with an optional move list taken as the solution.
+enum class CollectionFormat { kAuto, kSfenLines, kPractical, kTsv, kKif, kCsa };
+
+// "auto", "sfen", "practical", "tsv", "kif", "csa".
+absl::StatusOr<CollectionFormat> ParseCollectionFormat(absl::string_view name);
+const char* CollectionFormatName(CollectionFormat format);
+
+// The format a text (already UTF-8) looks like; kSfenLines when nothing else fits.
+CollectionFormat DetectCollectionFormat(absl::string_view text);
+
+// Returns UTF-8 text: valid UTF-8 is kept (a byte-order mark dropped), anything else is decoded
+// as Shift-JIS (CP932). An error when it is neither.
+absl::StatusOr<std::string> DecodeToUtf8(absl::string_view bytes);
+
+// Reads a collection file; a bad line becomes an InputError and reading goes on. A file that
+// cannot be opened or decoded is an error status naming the path.
+absl::StatusOr<Collection> ReadCollection(const std::string& path,
+                                          CollectionFormat format = CollectionFormat::kAuto);
+
+// Same, from text already in memory (`name` is used in sources and ids). Text that is not UTF-8
+// is decoded as Shift-JIS; when that fails too, the result is a single InputError.
+Collection ParseCollection(absl::string_view text, const std::string& name,
+                           CollectionFormat format);
+
+}  // namespace tsume
+
+#endif  // TSUME_PROBLEMS_COLLECTION_H_

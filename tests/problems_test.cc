@@ -1,0 +1,490 @@
+// Collection readers: every format, detection, bad lines, Shift-JIS, 残り全部 / AL, and the
+// bundled collections. Fixtures are in tests/testdata/problems/; the KIF and CSA ones are
+// problems from problems/practical/sample.txt written as diagrams, so their SFENs are known.
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "core/position.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "problems/collection.h"
+
+namespace tsume {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+
+std::string Fixture(const std::string& name) {
+  return std::string(TSUME_SOURCE_DIR) + "/tests/testdata/problems/" + name;
+}
+std::string Bundled(const std::string& name) {
+  return std::string(TSUME_SOURCE_DIR) + "/problems/" + name;
+}
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Collection ReadOk(const std::string& path, CollectionFormat format = CollectionFormat::kAuto) {
+  absl::StatusOr<Collection> c = ReadCollection(path, format);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? *std::move(c) : Collection{};
+}
+
+std::string ErrorsText(const Collection& c) {
+  std::string text;
+  for (const InputError& e : c.errors) text += FormatInputError(e) + "\n";
+  return text;
+}
+
+// --- Format names and detection.
+
+TEST(CollectionFormatTest, ParsesEveryNameAndRejectsOthers) {
+  for (absl::string_view name : {"auto", "sfen", "practical", "tsv", "kif", "csa"}) {
+    absl::StatusOr<CollectionFormat> f = ParseCollectionFormat(name);
+    ASSERT_TRUE(f.ok()) << name;
+    EXPECT_EQ(CollectionFormatName(*f), name);
+  }
+  absl::StatusOr<CollectionFormat> bad = ParseCollectionFormat("kifu");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("'kifu'"));
+}
+
+TEST(CollectionFormatTest, DetectsEachFixtureFormat) {
+  const std::map<std::string, CollectionFormat> expected = {
+      {"sfen_lines.txt", CollectionFormat::kSfenLines},
+      {"practical.txt", CollectionFormat::kPractical},
+      {"problems.tsv", CollectionFormat::kTsv},
+      {"promotions_utf8.kif", CollectionFormat::kKif},
+      {"drop_and_recapture.csa", CollectionFormat::kCsa},
+  };
+  for (const auto& [file, format] : expected) {
+    EXPECT_EQ(DetectCollectionFormat(Slurp(Fixture(file))), format) << file;
+  }
+  absl::StatusOr<std::string> sjis = DecodeToUtf8(Slurp(Fixture("white_to_move_sjis.kif")));
+  ASSERT_TRUE(sjis.ok()) << sjis.status();
+  EXPECT_EQ(DetectCollectionFormat(*sjis), CollectionFormat::kKif);
+  EXPECT_EQ(DetectCollectionFormat(Slurp(Bundled("classics/zukou.tsv"))), CollectionFormat::kTsv);
+  EXPECT_EQ(DetectCollectionFormat(Slurp(Bundled("practical/sample.txt"))),
+            CollectionFormat::kPractical);
+  EXPECT_EQ(DetectCollectionFormat("position startpos moves 7g7f\n"), CollectionFormat::kSfenLines);
+}
+
+TEST(CollectionFormatTest, AutoReadsTheSameAsTheForcedFormat) {
+  const std::map<std::string, CollectionFormat> files = {
+      {"sfen_lines.txt", CollectionFormat::kSfenLines},
+      {"practical.txt", CollectionFormat::kPractical},
+      {"problems.tsv", CollectionFormat::kTsv},
+      {"promotions_utf8.kif", CollectionFormat::kKif},
+      {"white_to_move_sjis.kif", CollectionFormat::kKif},
+      {"drop_and_recapture.csa", CollectionFormat::kCsa},
+  };
+  for (const auto& [file, format] : files) {
+    Collection automatic = ReadOk(Fixture(file));
+    Collection forced = ReadOk(Fixture(file), format);
+    ASSERT_EQ(automatic.problems.size(), forced.problems.size()) << file;
+    EXPECT_EQ(automatic.errors.size(), forced.errors.size()) << file;
+    EXPECT_FALSE(automatic.problems.empty()) << file;
+    for (size_t i = 0; i < forced.problems.size(); ++i) {
+      EXPECT_EQ(automatic.problems[i].sfen, forced.problems[i].sfen) << file;
+    }
+  }
+}
+
+TEST(CollectionFormatTest, ForcingTheWrongFormatReportsErrors) {
+  Collection c = ReadOk(Fixture("sfen_lines.txt"), CollectionFormat::kTsv);
+  EXPECT_TRUE(c.problems.empty());
+  ASSERT_THAT(c.errors, SizeIs(1));
+  EXPECT_THAT(c.errors[0].message, HasSubstr("header"));
+  EXPECT_THAT(c.errors[0].source, HasSubstr("sfen_lines.txt:2"));
+  Collection kif = ReadOk(Fixture("sfen_lines.txt"), CollectionFormat::kKif);
+  EXPECT_TRUE(kif.problems.empty());
+  ASSERT_THAT(kif.errors, SizeIs(1));
+  EXPECT_THAT(kif.errors[0].message, HasSubstr("no board diagram"));
+}
+
+// --- SFEN lines.
+
+TEST(SfenLinesTest, ReadsEachFormOfPositionAndReportsBadLines) {
+  Collection c = ReadOk(Fixture("sfen_lines.txt"));
+  ASSERT_THAT(c.problems, SizeIs(4)) << ErrorsText(c);
+  const std::string mate1 = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+  EXPECT_EQ(c.problems[0].sfen, mate1);
+  EXPECT_EQ(c.problems[0].id, "sfen_lines.txt:2");
+  EXPECT_EQ(c.problems[0].source, Fixture("sfen_lines.txt") + ":2");
+  EXPECT_FALSE(c.problems[0].expected_length.has_value());
+  EXPECT_TRUE(c.problems[0].solution_usi.empty());
+  // "sfen " prefix and a missing move number.
+  EXPECT_EQ(c.problems[1].sfen, mate1);
+  EXPECT_EQ(c.problems[1].id, "sfen_lines.txt:3");
+  // Moves after a position are applied; the move number advances with them.
+  EXPECT_EQ(c.problems[2].sfen,
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
+  EXPECT_EQ(c.problems[3].sfen,
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2");
+  EXPECT_EQ(c.problems[3].id, "sfen_lines.txt:7");
+
+  ASSERT_THAT(c.errors, SizeIs(2));
+  EXPECT_EQ(c.errors[0].source, Fixture("sfen_lines.txt") + ":6");
+  EXPECT_THAT(c.errors[0].message, HasSubstr("'X'"));
+  EXPECT_EQ(c.errors[1].source, Fixture("sfen_lines.txt") + ":8");
+  EXPECT_THAT(FormatInputError(c.errors[1]),
+              HasSubstr("sfen_lines.txt:8: SFEN board: expected 9 ranks"));
+}
+
+TEST(SfenLinesTest, IllegalPositionsAndMovesAreReported) {
+  Collection c = ParseCollection(
+      "k8/9/9/9/9/9/9/9/P8 b - 1\n"
+      "P8/9/9/9/9/9/9/9/k8 b - 1\n"  // a Black pawn on rank 1 can never move
+      "4k4/9/9/9/9/9/9/9/4K4 b P 1\n"
+      "position sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1 moves P*5b\n"   // a checking drop, not mate
+      "position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves P*5b\n",  // no pawn in hand
+      "mem", CollectionFormat::kSfenLines);
+  EXPECT_THAT(c.problems, SizeIs(3)) << ErrorsText(c);
+  ASSERT_THAT(c.errors, SizeIs(2));
+  EXPECT_EQ(c.errors[0].source, "mem:2");
+  EXPECT_THAT(c.errors[0].message, HasSubstr("can never move"));
+  EXPECT_EQ(c.errors[1].source, "mem:5");
+  EXPECT_THAT(c.errors[1].message, HasSubstr("P*5b"));
+}
+
+// --- Practical lines.
+
+TEST(PracticalTest, TakesTheMovesAsTheSolutionAndReportsBadLines) {
+  Collection c = ReadOk(Fixture("practical.txt"));
+  ASSERT_THAT(c.problems, SizeIs(2)) << ErrorsText(c);
+  const Problem& white = c.problems[0];
+  EXPECT_EQ(white.id, "practical.txt:2");
+  EXPECT_EQ(white.sfen,
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42");
+  EXPECT_EQ(white.expected_length, 3);
+  EXPECT_TRUE(white.expected_mate);
+  EXPECT_THAT(white.solution_usi, ElementsAre("B*5g", "4h5h", "7i6i"));
+  EXPECT_EQ(c.problems[1].id, "practical.txt:5");
+  EXPECT_EQ(c.problems[1].expected_length, 5);
+
+  ASSERT_THAT(c.errors, SizeIs(2));
+  EXPECT_EQ(c.errors[0].source, Fixture("practical.txt") + ":3");
+  EXPECT_THAT(c.errors[0].message, HasSubstr("solution move 2 '6a6c'"));
+  EXPECT_EQ(c.errors[1].source, Fixture("practical.txt") + ":4");
+  EXPECT_THAT(c.errors[1].message, HasSubstr("'solution'"));
+}
+
+// --- TSV.
+
+TEST(TsvTest, ReadsColumnsByHeaderAndReportsBadRows) {
+  Collection c = ReadOk(Fixture("problems.tsv"));
+  ASSERT_THAT(c.problems, SizeIs(2)) << ErrorsText(c);
+  const Problem& gold = c.problems[0];
+  EXPECT_EQ(gold.id, "gold-drop");
+  EXPECT_EQ(gold.source, Fixture("problems.tsv") + ":2");
+  EXPECT_EQ(gold.expected_length, 1);
+  EXPECT_THAT(gold.solution_usi, ElementsAre("G*5b"));
+  EXPECT_EQ(gold.category, "mate1");
+  EXPECT_EQ(gold.notes, "gold drop, pawn guards it");
+  // An empty id cell falls back to "<basename>:<line>".
+  EXPECT_EQ(c.problems[1].id, "problems.tsv:7");
+  EXPECT_EQ(c.problems[1].expected_length, 3);
+  EXPECT_THAT(c.problems[1].solution_usi, SizeIs(3));
+
+  ASSERT_THAT(c.errors, SizeIs(3));
+  EXPECT_EQ(c.errors[0].source, Fixture("problems.tsv") + ":3");
+  EXPECT_THAT(c.errors[0].message, HasSubstr("unknown expectation 'one'"));
+  EXPECT_EQ(c.errors[1].source, Fixture("problems.tsv") + ":4");
+  EXPECT_THAT(c.errors[1].message, HasSubstr("9 ranks"));
+  EXPECT_EQ(c.errors[2].source, Fixture("problems.tsv") + ":6");
+  EXPECT_THAT(c.errors[2].message, HasSubstr("7 fields"));
+}
+
+TEST(TsvTest, ExpectationValues) {
+  const std::string sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+  std::string text = "category\texpected\tsfen\tnotes\n";
+  for (const char* value : {"7", "NOMATE", "NOMATE_WITHIN_3", "MATE", "INVALID_OR_SPECIAL", "",
+                            "NOMATE_WITHIN_x", "0"}) {
+    text += std::string("c\t") + value + "\t" + sfen + "\tnote\n";
+  }
+  Collection c = ParseCollection(text, "dir/rules.tsv", CollectionFormat::kAuto);
+  ASSERT_THAT(c.problems, SizeIs(6)) << ErrorsText(c);
+  EXPECT_EQ(c.problems[0].expected_length, 7);
+  EXPECT_TRUE(c.problems[0].expected_mate);
+  EXPECT_TRUE(c.problems[1].expected_nomate);
+  EXPECT_FALSE(c.problems[1].expected_mate);
+  EXPECT_EQ(c.problems[2].nomate_within, 3);
+  EXPECT_FALSE(c.problems[2].expected_nomate);
+  EXPECT_TRUE(c.problems[3].expected_mate);
+  EXPECT_FALSE(c.problems[3].expected_length.has_value());
+  const Problem& special = c.problems[4];
+  EXPECT_FALSE(special.expected_mate || special.expected_nomate ||
+               special.expected_length.has_value() || special.nomate_within.has_value());
+  EXPECT_EQ(special.notes, "INVALID_OR_SPECIAL: note");
+  EXPECT_FALSE(c.problems[5].expected_mate || c.problems[5].expected_nomate);
+  EXPECT_EQ(c.problems[5].id, "rules.tsv:7");
+  ASSERT_THAT(c.errors, SizeIs(2));
+  EXPECT_EQ(c.errors[0].source, "dir/rules.tsv:8");
+  EXPECT_EQ(c.errors[1].source, "dir/rules.tsv:9");
+}
+
+// --- KIF.
+
+TEST(KifTest, ReadsDiagramRestOfPiecesAndMoveList) {
+  Collection c = ReadOk(Fixture("promotions_utf8.kif"));
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  const Problem& p = c.problems[0];
+  // Same position as problems/practical/sample.txt line 26; "後手の持駒：残り全部" gives White
+  // exactly the bishop, gold, silver and pawn that are neither on the board nor in Black's hand.
+  EXPECT_EQ(p.sfen, "l3k3l/1r1sg1B2/3p2+R1p/2p1pN2P/9/pPP1PP3/3PK1P2/2G1sg3/LNS2+n1NL b 5Pbgsp 1");
+  EXPECT_THAT(p.solution_usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b4a", "G*4b"));
+  EXPECT_EQ(p.expected_length, 5);
+  EXPECT_EQ(p.id, "promotions_utf8.kif:4");  // the board's top line
+}
+
+TEST(KifTest, ReadsShiftJisWithWhiteToMove) {
+  std::string raw = Slurp(Fixture("white_to_move_sjis.kif"));
+  ASSERT_FALSE(absl::StrContains(raw, "持駒")) << "fixture should be Shift-JIS, not UTF-8";
+  Collection c = ReadOk(Fixture("white_to_move_sjis.kif"));
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  const Problem& p = c.problems[0];
+  EXPECT_EQ(p.sfen,
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 1");
+  EXPECT_THAT(p.solution_usi, ElementsAre("B*5g", "4h5h", "7i6i"));
+  EXPECT_EQ(p.expected_length, 3);
+  // The same bytes through ParseCollection.
+  Collection again = ParseCollection(raw, "x.kif", CollectionFormat::kAuto);
+  ASSERT_THAT(again.problems, SizeIs(1)) << ErrorsText(again);
+  EXPECT_EQ(again.problems[0].sfen, p.sfen);
+}
+
+std::string KifBoard(const std::string& black_hand, const std::string& white_hand,
+                     const std::string& extra = "") {
+  return "後手の持駒：" + white_hand +
+         "\n"
+         "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
+         "+---------------------------+\n"
+         "| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n"
+         "| ・ ・ ・ ・ 歩 ・ ・ ・ ・|三\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
+         "| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n"
+         "+---------------------------+\n"
+         "先手の持駒：" +
+         black_hand + "\n" + extra;
+}
+
+TEST(KifTest, HandCountsAndRestOfPieces) {
+  Collection rest = ParseCollection(KifBoard("金", "残り全部", "   1 ５二金打\n"), "a.kif",
+                                    CollectionFormat::kAuto);
+  ASSERT_THAT(rest.problems, SizeIs(1)) << ErrorsText(rest);
+  EXPECT_EQ(rest.problems[0].sfen, "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+  EXPECT_THAT(rest.problems[0].solution_usi, ElementsAre("G*5b"));
+
+  // Kanji counts, including 十七, and "残り全部" on Black's side.
+  Collection counts =
+      ParseCollection(KifBoard("残り全部", "飛二　金三　歩十七"), "b.kif", CollectionFormat::kKif);
+  ASSERT_THAT(counts.problems, SizeIs(1)) << ErrorsText(counts);
+  EXPECT_EQ(counts.problems[0].sfen, "4k4/9/4P4/9/9/9/9/9/9 b 2BG4S4N4L2r3g17p 1");
+
+  Collection none =
+      ParseCollection(KifBoard("なし", "なし", "後手番\n"), "c.kif", CollectionFormat::kKif);
+  ASSERT_THAT(none.problems, SizeIs(1)) << ErrorsText(none);
+  EXPECT_EQ(none.problems[0].sfen, "4k4/9/4P4/9/9/9/9/9/9 w - 1");
+}
+
+TEST(KifTest, BadDiagramsAreReportedWithTheirLine) {
+  // More pawns than a set has once the hand is counted.
+  Collection too_many =
+      ParseCollection(KifBoard("歩十八", "残り全部"), "d.kif", CollectionFormat::kKif);
+  EXPECT_TRUE(too_many.problems.empty());
+  ASSERT_THAT(too_many.errors, SizeIs(1));
+  EXPECT_EQ(too_many.errors[0].source, "d.kif:3");
+  EXPECT_THAT(too_many.errors[0].message, HasSubstr("pawns"));
+
+  std::string bad_row = KifBoard("金", "なし");
+  bad_row.replace(bad_row.find(" 歩"), strlen(" 歩"), " 犬");
+  Collection unknown = ParseCollection(bad_row, "e.kif", CollectionFormat::kKif);
+  EXPECT_TRUE(unknown.problems.empty());
+  ASSERT_THAT(unknown.errors, SizeIs(1));
+  EXPECT_EQ(unknown.errors[0].source, "e.kif:6");
+  EXPECT_THAT(unknown.errors[0].message, HasSubstr("row 3, column 5"));
+
+  Collection bad_hand = ParseCollection(KifBoard("猫", "なし"), "f.kif", CollectionFormat::kKif);
+  ASSERT_THAT(bad_hand.errors, SizeIs(1));
+  EXPECT_EQ(bad_hand.errors[0].source, "f.kif:14");
+
+  Collection bad_move =
+      ParseCollection(KifBoard("金", "なし", "   1 ５二銀打\n"), "g.kif", CollectionFormat::kKif);
+  EXPECT_TRUE(bad_move.problems.empty());
+  ASSERT_THAT(bad_move.errors, SizeIs(1));
+  EXPECT_EQ(bad_move.errors[0].source, "g.kif:15");
+  EXPECT_THAT(bad_move.errors[0].message, HasSubstr("S*5b"));
+}
+
+// --- CSA.
+
+TEST(CsaTest, ReadsRowsHandsAllRemainingAndMoves) {
+  Collection c = ReadOk(Fixture("drop_and_recapture.csa"));
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  const Problem& p = c.problems[0];
+  // problems/practical/sample.txt line 15; "P-00AL" gives White its game hand.
+  EXPECT_EQ(p.sfen, "lnkgp1+R1l/1rs4+P1/p1ppG2p1/4N3p/3S5/P7P/2+lPP4/2G1KP3/L1S4+b1 b BN2Pgsn4p 1");
+  EXPECT_THAT(p.solution_usi, ElementsAre("B*6b", "6a6b", "5c6b"));
+  EXPECT_EQ(p.expected_length, 3);
+  EXPECT_EQ(p.id, "drop_and_recapture.csa:3");
+}
+
+TEST(CsaTest, InitialPositionPieceListsAndErrors) {
+  Collection handicap = ParseCollection("PI82HI22KA\n-\n", "h.csa", CollectionFormat::kAuto);
+  ASSERT_THAT(handicap.problems, SizeIs(1)) << ErrorsText(handicap);
+  EXPECT_EQ(handicap.problems[0].sfen,
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+
+  Collection pieces = ParseCollection("P-51OU\nP+53FU\nP+00KI\nP-00AL\n+\n+0052KI\n", "m.csa",
+                                      CollectionFormat::kAuto);
+  ASSERT_THAT(pieces.problems, SizeIs(1)) << ErrorsText(pieces);
+  EXPECT_EQ(pieces.problems[0].sfen, "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+  EXPECT_THAT(pieces.problems[0].solution_usi, ElementsAre("G*5b"));
+
+  Collection bad = ParseCollection("P-51OU\nP+53XX\n+\n", "bad.csa", CollectionFormat::kCsa);
+  EXPECT_TRUE(bad.problems.empty());
+  ASSERT_THAT(bad.errors, SizeIs(1));
+  EXPECT_EQ(bad.errors[0].source, "bad.csa:2");
+  EXPECT_THAT(bad.errors[0].message, HasSubstr("53XX"));
+
+  Collection wrong_piece =
+      ParseCollection("P-51OU\nP+53FU\nP+00KI\n+\n+0052GI\n", "w.csa", CollectionFormat::kCsa);
+  ASSERT_THAT(wrong_piece.errors, SizeIs(1));
+  EXPECT_EQ(wrong_piece.errors[0].source, "w.csa:5");
+}
+
+// --- Decoding and files.
+
+TEST(DecodeTest, KeepsUtf8DropsBomAndRejectsGarbage) {
+  absl::StatusOr<std::string> bom = DecodeToUtf8(
+      "\xEF\xBB\xBF"
+      "持駒");
+  ASSERT_TRUE(bom.ok());
+  EXPECT_EQ(*bom, "持駒");
+  absl::StatusOr<std::string> sjis = DecodeToUtf8("\x8E\x9D\x8B\xEE");  // 持駒 in Shift-JIS
+  ASSERT_TRUE(sjis.ok()) << sjis.status();
+  EXPECT_EQ(*sjis, "持駒");
+  EXPECT_FALSE(DecodeToUtf8("\xFF\xFF\xFF").ok());
+  Collection c = ParseCollection("\xFF\xFF\xFF", "junk.txt", CollectionFormat::kAuto);
+  ASSERT_THAT(c.errors, SizeIs(1));
+  EXPECT_EQ(c.errors[0].source, "junk.txt:1");
+}
+
+TEST(DecodeTest, UnreadableFilesAreErrorsNamingThePath) {
+  absl::StatusOr<Collection> missing = ReadCollection("/nonexistent/problems.txt");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.status().message(), HasSubstr("/nonexistent/problems.txt"));
+
+  std::string junk = testing::TempDir() + "/problems_test_junk.txt";
+  std::ofstream(junk, std::ios::binary) << "\xFF\xFF\xFF";
+  absl::StatusOr<Collection> undecodable = ReadCollection(junk);
+  ASSERT_FALSE(undecodable.ok());
+  EXPECT_THAT(undecodable.status().message(), HasSubstr(junk));
+}
+
+// --- The bundled collections.
+
+TEST(BundledTest, ZukouHasAllHundredProblemsWithTheirLengths) {
+  Collection c = ReadOk(Bundled("classics/zukou.tsv"));
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  ASSERT_THAT(c.problems, SizeIs(100));
+  std::map<std::string, int> length;
+  for (const Problem& p : c.problems) {
+    ASSERT_TRUE(p.expected_length.has_value()) << p.id;
+    EXPECT_EQ(int(p.solution_usi.size()), *p.expected_length) << p.id;
+    EXPECT_EQ(*p.expected_length % 2, 1) << p.id;
+    length[p.id] = *p.expected_length;
+  }
+  EXPECT_EQ(c.problems.front().id, "zukou-001");
+  EXPECT_EQ(length["zukou-001"], 69);
+  EXPECT_EQ(length["zukou-083"], 261);
+  EXPECT_EQ(length["zukou-099"], 117);
+  EXPECT_EQ(length["zukou-100"], 611);
+  int longest = 0, shortest = 1000;
+  for (const auto& [id, n] : length) {
+    longest = std::max(longest, n);
+    shortest = std::min(shortest, n);
+  }
+  EXPECT_EQ(shortest, 9);
+  EXPECT_EQ(longest, 611);
+}
+
+TEST(BundledTest, OtherClassics) {
+  Collection micro = ReadOk(Bundled("classics/microcosmos.tsv"));
+  ASSERT_THAT(micro.problems, SizeIs(1)) << ErrorsText(micro);
+  EXPECT_EQ(micro.problems[0].expected_length, 1525);
+  EXPECT_THAT(micro.problems[0].solution_usi, SizeIs(1525));
+  Collection judgment = ReadOk(Bundled("classics/last_judgment.tsv"));
+  ASSERT_THAT(judgment.problems, SizeIs(1)) << ErrorsText(judgment);
+  EXPECT_EQ(judgment.problems[0].id, "last-judgment");
+  EXPECT_EQ(judgment.problems[0].expected_length, 69);
+}
+
+TEST(BundledTest, RuleTestsHaveEveryRowWithItsExpectation) {
+  Collection c = ReadOk(Bundled("rules/rule_tests.tsv"));
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  ASSERT_THAT(c.problems, SizeIs(101));
+  int lengths = 0, nomate = 0, within = 0, mate_only = 0, special = 0;
+  std::map<std::string, int> categories;
+  for (const Problem& p : c.problems) {
+    ++categories[p.category];
+    if (p.expected_length) ++lengths;
+    if (p.expected_nomate) ++nomate;
+    if (p.nomate_within) ++within;
+    if (p.expected_mate && !p.expected_length) ++mate_only;
+    if (absl::StartsWith(p.notes, "INVALID_OR_SPECIAL")) ++special;
+    EXPECT_TRUE(absl::StartsWith(p.id, "rule_tests.tsv:")) << p.id;
+  }
+  EXPECT_EQ(lengths, 79);
+  EXPECT_EQ(nomate, 6);
+  EXPECT_EQ(within, 10);
+  EXPECT_EQ(mate_only, 5);
+  EXPECT_EQ(special, 1);
+  EXPECT_EQ(categories["mate3"], 22);
+  EXPECT_EQ(categories["uchifuzume"], 3);
+  EXPECT_EQ(c.problems[0].source, Bundled("rules/rule_tests.tsv") + ":2");
+}
+
+TEST(BundledTest, PracticalSampleHasTwentyOfEachLength) {
+  Collection c = ReadOk(Bundled("practical/sample.txt"));
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  ASSERT_THAT(c.problems, SizeIs(200));
+  std::map<int, int> by_length;
+  int white_to_move = 0;
+  for (const Problem& p : c.problems) {
+    ASSERT_TRUE(p.expected_length.has_value());
+    EXPECT_EQ(int(p.solution_usi.size()), *p.expected_length);
+    ++by_length[*p.expected_length];
+    if (p.sfen.find(" w ") != std::string::npos) ++white_to_move;
+  }
+  // mate3..mate11 (20 each) then extra1..extra9 (20 each).
+  EXPECT_EQ(by_length, (std::map<int, int>{{1, 20}, {3, 40}, {5, 40}, {7, 40}, {9, 40}, {11, 20}}));
+  EXPECT_GT(white_to_move, 0);
+  EXPECT_LT(white_to_move, 200);
+}
+
+TEST(BundledTest, PerftTableReadsAsTsv) {
+  Collection c = ReadOk(Bundled("perft/perft.tsv"));
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  ASSERT_THAT(c.problems, SizeIs(16));
+  EXPECT_EQ(c.problems[0].id, "startpos");
+  EXPECT_EQ(c.problems[0].sfen, std::string(Position::kStartSfen));
+}
+
+}  // namespace
+}  // namespace tsume
