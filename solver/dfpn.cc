@@ -324,25 +324,52 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   std::vector<Child>& children = child_pool_[ply_];
   children.clear();
   int child_depth = ChildDepth(depth);
-  // Under tsume rules, drops between the king and a ranged checker wait behind one
-  // hypothetical child per square: if that position is a mate, they are useless.
-  Bitboard deferred;
-  if (!or_node && rules_ == Rules::kTsume && InterpositionSquareExists(pos)) {
-    deferred = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+  // Drops between the king and a ranged checker are many and alike: they are tried one square
+  // at a time, weakest piece first, the next one only once the previous one is mated. Under
+  // tsume rules they also wait behind one hypothetical child per square: if that position is
+  // a mate, they are useless.
+  Bitboard interposition;
+  if (!or_node && InterpositionSquareExists(pos)) {
+    interposition = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
   }
-  Bitboard hypothetical_squares;
-  for (Move m : moves) {
-    if (IsDeferrableDrop(m, deferred)) {
-      hypothetical_squares.Set(m.to());
-      continue;
-    }
+  Bitboard deferred = rules_ == Rules::kTsume ? interposition : Bitboard();
+  Bitboard hypothetical_squares, exposed_squares;
+  auto make_child = [&](Move m) {
     Child c;
     c.move = m;
     c.board_key = pos.BoardKeyAfter(m);
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
-    children.push_back(c);
+    if (m.is_drop() && interposition.Test(m.to())) c.square = m.to();
+    return c;
+  };
+  for (Move m : moves) {
+    if (IsDeferrableDrop(m, deferred)) {
+      hypothetical_squares.Set(m.to());
+      continue;
+    }
+    if (m.is_drop() && interposition.Test(m.to())) {
+      if (exposed_squares.Test(m.to())) continue;
+      exposed_squares.Set(m.to());
+    }
+    children.push_back(make_child(m));
   }
+  // Adds the drop on s that follows `after` in generation order (the first one when `after`
+  // is none), and the ones after it while each is found mated at once.
+  auto expose_drops = [&](Square s, Move after) {
+    bool passed = after.is_none();
+    for (Move m : moves) {
+      if (!passed) {
+        passed = m == after;
+        continue;
+      }
+      if (!m.is_drop() || m.to() != s) continue;
+      Child c = make_child(m);
+      InitChild(pos, c, child_depth, true);
+      children.push_back(c);
+      if (!c.result.proven()) return;
+    }
+  };
   Bitboard revealed_squares;
   for (Square s : hypothetical_squares) {
     MoveList captures;
@@ -359,16 +386,12 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     }
   }
   // Adds the real drops on s, once no hypothetical capture there is a mate.
-  auto reveal_drops = [&](Square s) {
-    for (Move m : moves) {
-      if (!IsDeferrableDrop(m, deferred) || m.to() != s) continue;
-      Child c;
-      c.move = m;
-      c.board_key = pos.BoardKeyAfter(m);
-      c.path_key = ChildPathKey(path_key, m);
-      c.hand = h0;
-      InitChild(pos, c, child_depth, true);
-      children.push_back(c);
+  auto reveal_drops = [&](Square s) { expose_drops(s, Move::None()); };
+  // A mated drop on an interposition square lets the next piece be tried there.
+  auto expose_after = [&](int i) {
+    const Child& c = children[i];
+    if (c.kind == ChildKind::kReal && c.square != kNoSquare && c.result.proven()) {
+      expose_drops(c.square, c.move);
     }
   };
   // Hypothetical children of one square form an OR group: one mate makes the drops there
@@ -403,6 +426,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       settle_hypothetical(i);
       continue;
     }
+    if (!or_node) expose_after(i);
     // A proven child of an OR node or a disproven child of an AND node settles the node.
     if (or_node ? children[i].result.proven() : children[i].result.disproven()) break;
   }
@@ -474,6 +498,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     }
     children[best].result = r;
     settle_hypothetical(best);
+    if (!or_node) expose_after(best);
   }
 
   const std::vector<Child>& kids = children;
