@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "core/notation.h"
 
 namespace tsume {
 namespace {
@@ -28,6 +29,7 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
     case SolveStatus::kMate:
       absl::StrAppend(&out, "mate in ", result.length,
                       result.length_exact ? "" : " (not proven shortest)", "\n");
+      absl::StrAppend(&out, "  ", LineToJapanese(pos, result.moves), "\n");
       absl::StrAppend(&out, "  ", absl::StrJoin(UsiMoves(result), " "), "\n");
       break;
     case SolveStatus::kNoMate:
@@ -53,6 +55,8 @@ nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& po
   j["length"] = result.status == SolveStatus::kMate ? result.length : 0;
   j["length_exact"] = result.length_exact;
   j["moves"] = UsiMoves(result);
+  j["moves_ja"] = LineToJapanese(pos, result.moves);
+  j["uncounted"] = result.uncounted;
   j["nodes"] = result.nodes;
   j["time_ms"] = absl::ToDoubleMilliseconds(result.elapsed);
   j["nps"] = NodesPerSecond(result);
