@@ -1,0 +1,555 @@
+#include "tools/report.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tsume {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+std::string Fixture(const std::string& name) {
+  return std::string(TSUME_SOURCE_DIR) + "/tests/testdata/report/" + name;
+}
+
+RunResults Load(const std::string& name) {
+  absl::StatusOr<RunResults> run = LoadResults(Fixture(name));
+  EXPECT_TRUE(run.ok()) << run.status();
+  return run.ok() ? *run : RunResults{};
+}
+
+const SummaryRow* FindRow(const Summary& summary, const std::string& label) {
+  for (const SummaryRow& row : summary.rows) {
+    if (row.label == label) return &row;
+  }
+  return nullptr;
+}
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// The figures below were worked out by hand from tests/testdata/report/results.jsonl (see the
+// README there).
+TEST(ReportSummaryTest, RowsFollowStatedLengths) {
+  Summary summary = Summarize(Load("results.jsonl"));
+  std::vector<std::string> labels;
+  for (const SummaryRow& row : summary.rows) labels.push_back(row.label);
+  EXPECT_THAT(labels, ElementsAre("1", "3", "5", "none", "all"));
+}
+
+TEST(ReportSummaryTest, CountsPerLength) {
+  Summary summary = Summarize(Load("results.jsonl"));
+  const SummaryRow* one = FindRow(summary, "1");
+  const SummaryRow* three = FindRow(summary, "3");
+  const SummaryRow* five = FindRow(summary, "5");
+  const SummaryRow* none = FindRow(summary, "none");
+  const SummaryRow* all = FindRow(summary, "all");
+  ASSERT_TRUE(one && three && five && none && all);
+
+  EXPECT_EQ(one->count, 2);
+  EXPECT_EQ(one->solved, 2);
+  EXPECT_EQ(one->matches, 2);
+  EXPECT_EQ(one->wrong, 0);
+
+  // p3 matches, p4 found 5 instead of 3 (wrong), p5 ran out of time (unknown).
+  EXPECT_EQ(three->count, 3);
+  EXPECT_EQ(three->solved, 2);
+  EXPECT_EQ(three->matches, 1);
+  EXPECT_EQ(three->wrong, 1);
+  EXPECT_EQ(three->unknown, 1);
+  EXPECT_EQ(three->errors, 0);
+
+  // p8 is an error, p9 says nomate where 5 was stated (wrong).
+  EXPECT_EQ(five->count, 2);
+  EXPECT_EQ(five->solved, 0);
+  EXPECT_EQ(five->wrong, 1);
+  EXPECT_EQ(five->errors, 1);
+  EXPECT_EQ(five->timed, 1);
+
+  // p6 stated nomate and got nomate (match); p7 stated nothing (neither match nor wrong).
+  EXPECT_EQ(none->count, 2);
+  EXPECT_EQ(none->solved, 1);
+  EXPECT_EQ(none->matches, 1);
+  EXPECT_EQ(none->wrong, 0);
+
+  EXPECT_EQ(all->count, 9);
+  EXPECT_EQ(all->solved, 5);
+  EXPECT_EQ(all->matches, 4);
+  EXPECT_EQ(all->wrong, 2);
+  EXPECT_EQ(all->unknown, 1);
+  EXPECT_EQ(all->errors, 1);
+  EXPECT_EQ(all->timed, 8);
+}
+
+TEST(ReportSummaryTest, TimesAndSpeed) {
+  Summary summary = Summarize(Load("results.jsonl"));
+  const SummaryRow* one = FindRow(summary, "1");
+  const SummaryRow* three = FindRow(summary, "3");
+  const SummaryRow* five = FindRow(summary, "5");
+  const SummaryRow* all = FindRow(summary, "all");
+  ASSERT_TRUE(one && three && five && all);
+
+  // Times 2, 4: even count, so the median is the mean of the middle two; p90 rank ceil(1.8) = 2.
+  EXPECT_DOUBLE_EQ(one->mean_ms, 3);
+  EXPECT_DOUBLE_EQ(one->median_ms, 3);
+  EXPECT_DOUBLE_EQ(one->p90_ms, 4);
+  EXPECT_DOUBLE_EQ(one->max_ms, 4);
+  EXPECT_EQ(one->nodes_per_second, 400 * 1000 / 6);  // 400 nodes in 6 ms
+
+  // Times 10, 30, 100.
+  EXPECT_NEAR(three->mean_ms, 140.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(three->median_ms, 30);
+  EXPECT_DOUBLE_EQ(three->p90_ms, 100);
+  EXPECT_EQ(three->nodes_per_second, 24000 * 1000 / 140);
+
+  // The error's zero time is left out: only p9's 20 ms counts.
+  EXPECT_DOUBLE_EQ(five->mean_ms, 20);
+  EXPECT_DOUBLE_EQ(five->median_ms, 20);
+
+  // All: 2 4 5 10 20 30 50 100 (sum 221), 31900 nodes.
+  EXPECT_DOUBLE_EQ(all->mean_ms, 221.0 / 8);
+  EXPECT_DOUBLE_EQ(all->median_ms, 15);
+  EXPECT_DOUBLE_EQ(all->p90_ms, 100);  // rank ceil(7.2) = 8
+  EXPECT_DOUBLE_EQ(all->max_ms, 100);
+  EXPECT_EQ(all->total_nodes, 31900);
+  EXPECT_EQ(all->nodes_per_second, int64_t(31900.0 * 1000 / 221));
+}
+
+TEST(ReportSummaryTest, TextTableIsAligned) {
+  std::string text = FormatSummaryText(Summarize(Load("results.jsonl")));
+  std::istringstream lines(text);
+  std::string line;
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 6u);  // header + 1, 3, 5, none, all
+  EXPECT_THAT(rows[0], HasSubstr("median_ms"));
+  EXPECT_THAT(rows[5], StartsWith("all "));
+  for (const std::string& row : rows) EXPECT_EQ(row.size(), rows[0].size()) << row;
+}
+
+TEST(ReportSummaryTest, JsonCarriesTheSameFigures) {
+  nlohmann::json rows = SummaryToJson(Summarize(Load("results.jsonl")));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[4]["length"], "all");
+  EXPECT_EQ(rows[4]["count"], 9);
+  EXPECT_EQ(rows[4]["wrong"], 2);
+  EXPECT_DOUBLE_EQ(rows[1]["p90_ms"].get<double>(), 100);
+}
+
+TEST(ReportClassifyTest, MatchAndWrong) {
+  ProblemResult r;
+  r.expected_length = 3;
+  r.result = Outcome::kMate;
+  r.length = 3;
+  EXPECT_TRUE(IsMatch(r));
+  r.length = 1;  // shorter than stated is still a different length
+  EXPECT_FALSE(IsMatch(r));
+  EXPECT_TRUE(IsWrong(r));
+  r.result = Outcome::kUnknown;
+  r.length = 0;
+  EXPECT_FALSE(IsMatch(r));
+  EXPECT_FALSE(IsWrong(r));
+
+  ProblemResult nomate;
+  nomate.expected = "nomate";
+  nomate.result = Outcome::kMate;
+  nomate.length = 5;
+  EXPECT_TRUE(IsWrong(nomate));
+  nomate.result = Outcome::kNoMate;
+  nomate.length = 0;
+  EXPECT_TRUE(IsMatch(nomate));
+
+  ProblemResult any_mate;  // "mate" without a length: any mate matches
+  any_mate.expected = "mate";
+  any_mate.result = Outcome::kMate;
+  any_mate.length = 9;
+  EXPECT_TRUE(IsMatch(any_mate));
+  any_mate.result = Outcome::kNoMate;
+  EXPECT_TRUE(IsWrong(any_mate));
+
+  ProblemResult unstated;  // nothing stated: never a match, never wrong
+  unstated.result = Outcome::kMate;
+  unstated.length = 7;
+  EXPECT_FALSE(IsMatch(unstated));
+  EXPECT_FALSE(IsWrong(unstated));
+}
+
+TEST(ReportCompareTest, AgainstBaseline) {
+  RunResults results = Load("results.jsonl");
+  RunResults baseline = Load("baseline.jsonl");
+  Comparison c = Compare(results, baseline);
+  EXPECT_EQ(c.matched_by, "id");
+  EXPECT_EQ(c.matched, 9);
+  EXPECT_EQ(c.only_in_results, 0);
+  EXPECT_EQ(c.only_in_baseline, 1);  // p10
+  // Faster: p2 (10 -> 4), p7 (200 -> 50), p9 (40 -> 20). Not p1 (2.9 -> 2: under 1 ms) nor
+  // p3 (11 -> 10: 1 ms but under 10%). Slower: p4 (20 -> 30), p5 (80 -> 100). p8 is an error.
+  EXPECT_EQ(c.faster, 3);
+  EXPECT_EQ(c.slower, 2);
+  EXPECT_THAT(c.newly_solved, ElementsAre("p7"));
+  EXPECT_THAT(c.newly_unsolved, ElementsAre("p5"));
+  ASSERT_EQ(c.changed_lengths.size(), 1u);
+  EXPECT_EQ(c.changed_lengths[0].key, "p4");
+  EXPECT_EQ(c.changed_lengths[0].baseline_length, 3);
+  EXPECT_EQ(c.changed_lengths[0].length, 5);
+  EXPECT_EQ(c.solved_in_both, 4);  // p1..p4
+  double expected = std::pow((2.9 / 2) * (10.0 / 4) * (11.0 / 10) * (20.0 / 30), 0.25);
+  EXPECT_NEAR(c.geomean_speedup, expected, 1e-9);
+
+  std::string text = FormatComparisonText(c);
+  EXPECT_THAT(text, HasSubstr("p4  3 -> 5"));
+  EXPECT_THAT(text, HasSubstr("newly solved 1: p7"));
+  nlohmann::json j = ComparisonToJson(c);
+  EXPECT_EQ(j["faster"], 3);
+  EXPECT_EQ(j["changed_lengths"][0]["length"], 5);
+}
+
+TEST(ReportCompareTest, ComparingARunWithItselfChangesNothing) {
+  RunResults results = Load("results.jsonl");
+  Comparison c = Compare(results, results);
+  EXPECT_EQ(c.matched, 9);
+  EXPECT_EQ(c.only_in_baseline, 0);
+  EXPECT_EQ(c.faster + c.slower, 0);
+  EXPECT_TRUE(c.newly_solved.empty());
+  EXPECT_TRUE(c.changed_lengths.empty());
+  EXPECT_DOUBLE_EQ(c.geomean_speedup, 1);
+}
+
+ProblemResult Solved(const std::string& id, const std::string& source, int length, double ms) {
+  ProblemResult r;
+  r.id = id;
+  r.source = source;
+  r.result = Outcome::kMate;
+  r.length = length;
+  r.time_ms = ms;
+  return r;
+}
+
+TEST(ReportCompareTest, RepeatedIdsMatchBySource) {
+  RunResults results, baseline;
+  // Two problems share id "a"; their sources tell them apart, and the baseline lists them in the
+  // other order.
+  results.problems = {Solved("a", "x.txt:1", 3, 10), Solved("a", "x.txt:2", 5, 10)};
+  baseline.problems = {Solved("a", "x.txt:2", 7, 10), Solved("a", "x.txt:1", 3, 10)};
+  Comparison c = Compare(results, baseline);
+  EXPECT_EQ(c.matched_by, "source");
+  EXPECT_EQ(c.matched, 2);
+  ASSERT_EQ(c.changed_lengths.size(), 1u);
+  EXPECT_EQ(c.changed_lengths[0].key, "x.txt:2");
+  EXPECT_EQ(c.changed_lengths[0].baseline_length, 7);
+}
+
+TEST(ReportCompareTest, ZeroTimesDoNotDivideByZero) {
+  RunResults results, baseline;
+  results.problems = {Solved("a", "s:1", 1, 0)};
+  baseline.problems = {Solved("a", "s:1", 1, 0.02)};
+  Comparison c = Compare(results, baseline);
+  EXPECT_TRUE(std::isfinite(c.geomean_speedup));
+  EXPECT_NEAR(c.geomean_speedup, 0.02 / kTimeFloorMs, 1e-9);
+}
+
+TEST(ReportLoadTest, BadLinesAreReportedAndSkipped) {
+  RunResults run = Load("bad.jsonl");
+  ASSERT_EQ(run.problems.size(), 2u);
+  EXPECT_EQ(run.problems[0].id, "p1");
+  EXPECT_EQ(run.problems[0].line, 1);
+  EXPECT_EQ(run.problems[1].id, "p3");
+  EXPECT_EQ(run.problems[1].line, 8);
+  ASSERT_EQ(run.bad_lines.size(), 5u);  // lines 2, 4, 5, 6, 7; line 3 is blank
+  std::string prefix = Fixture("bad.jsonl");
+  EXPECT_THAT(run.bad_lines[0], StartsWith(prefix + ":2: invalid JSON"));
+  EXPECT_EQ(run.bad_lines[1], prefix + ":4: not a JSON object");
+  EXPECT_THAT(run.bad_lines[2], StartsWith(prefix + ":5: field \"result\""));
+  EXPECT_THAT(run.bad_lines[3], StartsWith(prefix + ":6: field \"length\""));
+  EXPECT_EQ(run.bad_lines[4], prefix + ":7: field \"time_ms\": missing");
+  for (const std::string& message : run.bad_lines) {
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(ReportLoadTest, FieldTypesAreChecked) {
+  EXPECT_FALSE(ParseResultLine(R"({"id":1,"result":"mate","length":1,"time_ms":1})").ok());
+  EXPECT_FALSE(ParseResultLine(R"({"id":"a","result":"nomate","time_ms":-1})").ok());
+  EXPECT_FALSE(ParseResultLine(R"({"id":"a","result":"nomate","time_ms":"3"})").ok());
+  EXPECT_FALSE(ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"nodes":2.5})").ok());
+  EXPECT_FALSE(ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"moves":[1]})").ok());
+  EXPECT_FALSE(ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"match":1})").ok());
+  EXPECT_FALSE(
+      ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"expected":"maybe"})").ok());
+  EXPECT_FALSE(
+      ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"nodes":18446744073709551615})")
+          .ok());
+  absl::StatusOr<ProblemResult> ok = ParseResultLine(
+      R"({"id":"a","result":"mate","length":3,"time_ms":1.5,"expected_length":null,)"
+      R"("expected":null,"match":null,"moves":["G*5b","5a4a","G*4b"],"limit":"time"})");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_FALSE(ok->expected_length.has_value());
+  EXPECT_EQ(ok->moves.size(), 3u);
+  EXPECT_DOUBLE_EQ(ok->time_ms, 1.5);
+  EXPECT_EQ(ok->limit, "time");
+}
+
+TEST(ReportLoadTest, UnreadableFileIsAnError) {
+  absl::StatusOr<RunResults> run = LoadResults(Fixture("no-such-file.jsonl"));
+  ASSERT_FALSE(run.ok());
+  EXPECT_THAT(std::string(run.status().message()), HasSubstr("no-such-file.jsonl"));
+  EXPECT_FALSE(LoadResults(Fixture("")).ok());  // a directory
+}
+
+// Checks that every non-void tag is closed in order (a rough well-formedness test). Text and
+// attribute values never hold '<' or '>' here, since the renderer escapes them.
+bool TagsBalance(const std::string& html, std::string* problem) {
+  static const std::set<std::string> kVoid = {"meta", "br", "hr", "img", "link", "input"};
+  std::vector<std::string> open;
+  for (size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+    size_t end = html.find('>', at);
+    if (end == std::string::npos) {
+      *problem = "unterminated tag";
+      return false;
+    }
+    std::string tag = html.substr(at + 1, end - at - 1);
+    if (tag.empty() || tag[0] == '!') continue;  // <!DOCTYPE ...>
+    bool closing = tag[0] == '/', self_closing = tag.back() == '/';
+    size_t name_start = closing ? 1 : 0;
+    size_t name_end = tag.find_first_of(" \t\n/", name_start);
+    std::string name = tag.substr(
+        name_start, name_end == std::string::npos ? std::string::npos : name_end - name_start);
+    if (name.empty()) {
+      *problem = "tag without a name: <" + tag + ">";
+      return false;
+    }
+    if (self_closing || kVoid.count(name)) continue;
+    if (!closing) {
+      open.push_back(name);
+    } else if (open.empty() || open.back() != name) {
+      *problem =
+          "unexpected </" + name + "> with " + (open.empty() ? "nothing" : open.back()) + " open";
+      return false;
+    } else {
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) *problem = "unclosed <" + open.back() + ">";
+  return open.empty();
+}
+
+// The value of attribute `name` in the first element of `html` that contains `anchor`.
+std::string Attribute(const std::string& html, const std::string& anchor, const std::string& name) {
+  size_t at = html.find(anchor);
+  if (at == std::string::npos) return "";
+  size_t start = html.rfind('<', at);
+  size_t end = html.find('>', at);
+  std::string element = html.substr(start, end - start);
+  size_t attr = element.find(" " + name + "=\"");
+  if (attr == std::string::npos) return "";
+  attr += name.size() + 3;
+  return element.substr(attr, element.find('"', attr) - attr);
+}
+
+double NumericAttribute(const std::string& html, const std::string& anchor,
+                        const std::string& name) {
+  std::string value = Attribute(html, anchor, name);
+  EXPECT_FALSE(value.empty()) << name << " near " << anchor;
+  return value.empty() ? 0 : std::stod(value);
+}
+
+TEST(ReportHtmlTest, TagCheckerCatchesMistakes) {
+  std::string problem;
+  EXPECT_FALSE(TagsBalance("<p><b>x</p></b>", &problem));
+  EXPECT_FALSE(TagsBalance("<svg><g></svg>", &problem));
+  EXPECT_TRUE(TagsBalance("<p><br><circle r=\"1\"/></p>", &problem));
+}
+
+TEST(ReportHtmlTest, SelfContainedPageWithBothPlots) {
+  RunResults results = Load("results.jsonl");
+  RunResults baseline = Load("baseline.jsonl");
+  std::string html = RenderHtml(results, &baseline);
+  EXPECT_THAT(html, StartsWith("<!DOCTYPE html>"));
+  EXPECT_EQ(Count(html, "<svg"), 2u);
+  EXPECT_EQ(Count(html, "class=\"plot scatter\""), 1u);
+  EXPECT_EQ(Count(html, "class=\"plot cactus\""), 1u);
+  // One point per solved problem in each run (5 now, 6 in the baseline), plus the scatter
+  // legend's two markers.
+  EXPECT_EQ(Count(html, "<circle cx="), 13u);
+  EXPECT_EQ(Count(html, "<polyline class=\"curve run-results\""), 1u);
+  EXPECT_EQ(Count(html, "<polyline class=\"curve run-baseline\""), 1u);
+  // Legends name both runs in both plots.
+  EXPECT_EQ(Count(html, "<g class=\"legend\">"), 2u);
+  EXPECT_EQ(Count(html, ">results: " + results.path + "</text>"), 2u);
+  EXPECT_EQ(Count(html, ">baseline: " + baseline.path + "</text>"), 2u);
+  // Axes: labels and log-scale decade ticks (solved in 1..80 ms).
+  EXPECT_THAT(html, HasSubstr("mate length (plies)"));
+  EXPECT_THAT(html, HasSubstr(">problems solved</text>"));
+  EXPECT_THAT(html, HasSubstr(">1 ms</text>"));
+  EXPECT_THAT(html, HasSubstr(">100 ms</text>"));
+  EXPECT_THAT(html, HasSubstr(">10 ms</text>"));
+  // Summary and comparison tables.
+  EXPECT_EQ(Count(html, "<table class=\"summary\">"), 2u);
+  EXPECT_THAT(html, HasSubstr("Comparison with the baseline"));
+  // Nothing fetched from anywhere.
+  EXPECT_THAT(html, Not(HasSubstr("http")));
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("<link")));
+  EXPECT_THAT(html, Not(HasSubstr("url(")));
+  std::string problem;
+  EXPECT_TRUE(TagsBalance(html, &problem)) << problem;
+}
+
+TEST(ReportHtmlTest, PointsSitAtTheirLengthAndTime) {
+  // Times 1..100 ms span two decades, so 10 ms is halfway up; lengths 1..5 plot on 0..6.
+  RunResults run;
+  run.path = "one.jsonl";
+  run.problems = {Solved("a", "s:1", 3, 10), Solved("b", "s:2", 5, 100), Solved("c", "s:3", 1, 1)};
+  std::string html = RenderHtml(run, nullptr);
+  double left = NumericAttribute(html, "class=\"frame\"", "x");
+  double top = NumericAttribute(html, "class=\"frame\"", "y");
+  double width = NumericAttribute(html, "class=\"frame\"", "width");
+  double height = NumericAttribute(html, "class=\"frame\"", "height");
+  // The circle just before the title naming problem "a".
+  size_t title = html.find("<title>a:");
+  ASSERT_NE(title, std::string::npos);
+  std::string circle = html.substr(html.rfind("<circle", title));
+  EXPECT_NEAR(NumericAttribute(circle, "<circle", "cx"), left + width * 3 / 6, 0.1);
+  EXPECT_NEAR(NumericAttribute(circle, "<circle", "cy"), top + height / 2, 0.1);
+  EXPECT_THAT(html, Not(HasSubstr("baseline")));
+  std::string problem;
+  EXPECT_TRUE(TagsBalance(html, &problem)) << problem;
+}
+
+TEST(ReportHtmlTest, CactusCurveClimbsToTheNumberSolved) {
+  RunResults run;
+  run.path = "r.jsonl";
+  run.problems = {Solved("a", "s:1", 1, 1), Solved("b", "s:2", 1, 10), Solved("c", "s:3", 1, 100)};
+  std::string html = RenderHtml(run, nullptr);
+  std::string points = Attribute(html, "class=\"curve run-results\"", "points");
+  ASSERT_FALSE(points.empty());
+  std::vector<std::pair<double, double>> pts;
+  std::istringstream in(points);
+  std::string pair;
+  while (in >> pair) {
+    size_t comma = pair.find(',');
+    pts.push_back({std::stod(pair.substr(0, comma)), std::stod(pair.substr(comma + 1))});
+  }
+  ASSERT_EQ(pts.size(), 6u);  // a step up at each of the three times
+  for (size_t i = 1; i < pts.size(); ++i) {
+    EXPECT_GE(pts[i].first, pts[i - 1].first);    // time never goes back
+    EXPECT_LE(pts[i].second, pts[i - 1].second);  // count never falls (SVG y grows down)
+  }
+  // The three times are whole decades, evenly spaced along the x axis.
+  EXPECT_NEAR(pts[2].first - pts[0].first, pts[4].first - pts[2].first, 0.11);
+}
+
+TEST(ReportHtmlTest, EscapesNames) {
+  RunResults run;
+  run.path = "<odd>&name.jsonl";
+  run.problems = {Solved("<x>", "s:1", 1, 1)};
+  std::string html = RenderHtml(run, nullptr);
+  EXPECT_THAT(html, Not(HasSubstr("<odd>")));
+  EXPECT_THAT(html, HasSubstr("&lt;odd&gt;&amp;name.jsonl"));
+  std::string problem;
+  EXPECT_TRUE(TagsBalance(html, &problem)) << problem;
+}
+
+TEST(ReportHtmlTest, EmptyRunStillDrawsAxes) {
+  RunResults run;
+  run.path = "empty.jsonl";
+  std::string html = RenderHtml(run, nullptr);
+  EXPECT_EQ(Count(html, "<svg"), 2u);
+  EXPECT_EQ(Count(html, "no solved problems"), 2u);
+  std::string problem;
+  EXPECT_TRUE(TagsBalance(html, &problem)) << problem;
+}
+
+// --- The command -----------------------------------------------------------------------------
+
+int RunCommand(const std::vector<std::string>& args, std::string* out, std::string* err) {
+  std::ostringstream o, e;
+  int code = RunReport(args, o, e);
+  *out = o.str();
+  *err = e.str();
+  return code;
+}
+
+TEST(ReportCommandTest, TextSummaryAndComparison) {
+  std::string out, err;
+  EXPECT_EQ(RunCommand({Fixture("results.jsonl"), Fixture("baseline.jsonl")}, &out, &err), kExitOk);
+  EXPECT_EQ(err, "");
+  EXPECT_THAT(out, HasSubstr("(9 problems)"));
+  EXPECT_THAT(out, HasSubstr("(10 problems)"));
+  EXPECT_THAT(out, HasSubstr("matched by id"));
+  EXPECT_THAT(out, HasSubstr("p4  3 -> 5"));
+}
+
+TEST(ReportCommandTest, JsonIsOneObject) {
+  std::string out, err;
+  EXPECT_EQ(RunCommand({"--json", Fixture("results.jsonl"), Fixture("baseline.jsonl")}, &out, &err),
+            kExitOk);
+  ASSERT_EQ(Count(out, "\n"), 1u);
+  nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["results"]["problems"], 9);
+  EXPECT_EQ(j["results"]["summary"].back()["solved"], 5);
+  EXPECT_EQ(j["baseline"]["problems"], 10);
+  EXPECT_EQ(j["comparison"]["newly_unsolved"][0], "p5");
+}
+
+TEST(ReportCommandTest, BadLinesGiveStatusTwoButStillReport) {
+  std::string out, err;
+  EXPECT_EQ(RunCommand({Fixture("bad.jsonl")}, &out, &err), kExitUsage);
+  EXPECT_EQ(Count(err, "\n"), 5u);
+  EXPECT_THAT(err, HasSubstr("bad.jsonl:4: not a JSON object\n"));
+  EXPECT_THAT(out, HasSubstr("(2 problems)"));
+}
+
+TEST(ReportCommandTest, UnreadableFileAndUsage) {
+  std::string out, err;
+  EXPECT_EQ(RunCommand({Fixture("missing.jsonl")}, &out, &err), kExitUsage);
+  EXPECT_THAT(err, HasSubstr("missing.jsonl"));
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(RunCommand({}, &out, &err), kExitUsage);
+  EXPECT_EQ(RunCommand({"a", "b", "c"}, &out, &err), kExitUsage);
+  EXPECT_EQ(RunCommand({"--bogus", Fixture("results.jsonl")}, &out, &err), kExitUsage);
+  EXPECT_EQ(RunCommand({"--help"}, &out, &err), kExitOk);
+  EXPECT_THAT(out, HasSubstr("usage: tsume report"));
+}
+
+TEST(ReportCommandTest, WritesHtmlFile) {
+  std::string html_path = (std::filesystem::temp_directory_path() /
+                           ("tsume_report_test_" + std::to_string(::getpid()) + ".html"))
+                              .string();
+  std::string out, err;
+  EXPECT_EQ(RunCommand({Fixture("results.jsonl"), "--html", html_path}, &out, &err), kExitOk)
+      << err;
+  std::ifstream in(html_path);
+  std::stringstream content;
+  content << in.rdbuf();
+  EXPECT_THAT(content.str(), HasSubstr("<svg"));
+  EXPECT_THAT(content.str(), EndsWith("</html>\n"));
+  std::filesystem::remove(html_path);
+
+  EXPECT_EQ(RunCommand({Fixture("results.jsonl"), "--html", "/nonexistent-dir/x.html"}, &out, &err),
+            kExitUsage);
+  EXPECT_THAT(err, HasSubstr("cannot write /nonexistent-dir/x.html"));
+}
+
+}  // namespace
+}  // namespace tsume

@@ -1,0 +1,144 @@
+// `tsume report`: reads batch results (JSONL, one object per problem), summarises them by stated
+// mate length, compares two runs and renders a self-contained HTML page with plots. The logic is
+// a library so tests can drive it without a process.
+//
+// Definitions used throughout:
+//  - a problem "states" a mate when expected_length is set or expected is "mate", and states no
+//    mate when expected is "nomate";
+//  - "match": the result agrees with the statement (mate of the stated length, any mate when only
+//    "mate" was stated, nomate when nomate was stated);
+//  - "wrong": a definite answer that contradicts the statement (mate of another length, nomate
+//    where a mate was stated, mate where nomate was stated). "unknown" and "error" results are
+//    neither matches nor wrong;
+//  - time figures cover every problem of the row except "error" results (an error usually means
+//    the problem never ran, and its time would skew the figures).
+#ifndef TSUME_TOOLS_REPORT_H_
+#define TSUME_TOOLS_REPORT_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "tools/commands.h"
+
+namespace tsume {
+
+int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err);
+
+enum class Outcome { kMate, kNoMate, kUnknown, kError };
+
+// One line of a results file.
+struct ProblemResult {
+  std::string id;
+  std::string source;  // "file:line" of the problem
+  std::string sfen;
+  std::optional<int> expected_length;
+  std::optional<std::string> expected;  // "mate" or "nomate"
+  Outcome result = Outcome::kUnknown;
+  int length = 0;             // plies, 0 unless kMate
+  std::optional<bool> match;  // as written by the batch; the report computes its own
+  int64_t nodes = 0;
+  double time_ms = 0;
+  int64_t nps = 0;
+  std::vector<std::string> moves;
+  std::string limit;  // "nodes", "time", "stopped" or empty
+  std::string error;
+  int line = 0;  // line in the results file, 1-based
+};
+
+struct RunResults {
+  std::string path;  // as given; used to name the run
+  std::vector<ProblemResult> problems;
+  // One "FILE:LINE: reason" per malformed line (those lines are skipped).
+  std::vector<std::string> bad_lines;
+};
+
+// Parses JSONL from `in`; `path` names the source in messages. Never fails: bad lines are
+// recorded in bad_lines and skipped. Blank lines are ignored.
+RunResults ParseResults(std::istream& in, const std::string& path);
+// Reads `path` ("-" is stdin). Fails only when the file cannot be read.
+absl::StatusOr<RunResults> LoadResults(const std::string& path);
+
+// Parses one JSON line into a ProblemResult; the error names the offending field.
+absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line);
+
+// Whether `r` states a mate / no mate, and how its result compares (see the header comment).
+bool StatesMate(const ProblemResult& r);
+bool StatesNoMate(const ProblemResult& r);
+bool IsMatch(const ProblemResult& r);
+bool IsWrong(const ProblemResult& r);
+
+struct SummaryRow {
+  std::string label;  // "1", "3", ..., "none", "all"
+  int count = 0;
+  int solved = 0;  // mate found
+  int matches = 0;
+  int wrong = 0;
+  int unknown = 0;
+  int errors = 0;
+  int timed = 0;  // problems in the time figures (count - errors)
+  double mean_ms = 0;
+  double median_ms = 0;
+  double p90_ms = 0;  // nearest-rank percentile
+  double max_ms = 0;
+  int64_t total_nodes = 0;
+  double total_ms = 0;
+  int64_t nodes_per_second = 0;  // total_nodes / total time
+};
+
+struct Summary {
+  std::vector<SummaryRow> rows;  // by stated length ascending, then "none", then "all"
+};
+
+Summary Summarize(const RunResults& run);
+std::string FormatSummaryText(const Summary& summary);
+nlohmann::json SummaryToJson(const Summary& summary);
+
+// A problem whose found mate length differs between the runs.
+struct LengthChange {
+  std::string key;  // id or source, whichever the runs were matched by
+  std::string sfen;
+  int baseline_length = 0;
+  int length = 0;
+};
+
+struct Comparison {
+  std::string matched_by;  // "id" or "source"
+  int matched = 0;
+  int only_in_results = 0;
+  int only_in_baseline = 0;
+  // Over matched pairs where neither side is an error: time changed by more than
+  // kSignificantFraction of the baseline time and by at least kSignificantMs.
+  int faster = 0;
+  int slower = 0;
+  std::vector<std::string> newly_solved;    // keys: mate now, not in the baseline
+  std::vector<std::string> newly_unsolved;  // keys: mate in the baseline, not now
+  std::vector<LengthChange> changed_lengths;
+  int solved_in_both = 0;
+  // Geometric mean of baseline_time / time over problems solved in both (times floored at
+  // kTimeFloorMs so instant solves do not divide by zero); 1 when none.
+  double geomean_speedup = 1;
+};
+
+constexpr double kSignificantFraction = 0.10;
+constexpr double kSignificantMs = 1.0;
+constexpr double kTimeFloorMs = 0.01;
+
+// Pairs problems by id, or by source when ids repeat (or are missing) in either run; a repeated
+// key pairs its occurrences in order.
+Comparison Compare(const RunResults& results, const RunResults& baseline);
+std::string FormatComparisonText(const Comparison& comparison);
+nlohmann::json ComparisonToJson(const Comparison& comparison);
+
+// A self-contained HTML page (inline CSS and SVG, no scripts, no external resources) with the
+// summary table(s), the comparison when `baseline` is given, a scatter plot of solve time against
+// mate length and a cactus plot (problems solved against time).
+std::string RenderHtml(const RunResults& results, const RunResults* baseline);
+
+}  // namespace tsume
+
+#endif  // TSUME_TOOLS_REPORT_H_
