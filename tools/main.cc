@@ -3,7 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "tools/batch.h"
 #include "tools/commands.h"
+#include "tools/report.h"
+#include "tools/usi_engine.h"
 
 namespace {
 
@@ -12,6 +15,9 @@ constexpr char kUsage[] =
     "commands:\n"
     "  solve    solve mate problems (SFEN or file)\n"
     "  verify   check composed problems: length, 余詰, 早詰, 駒余り\n"
+    "  batch    solve whole collections, JSON lines per problem and a summary\n"
+    "  report   summarise and compare batch results (text, JSON, HTML)\n"
+    "  usi      USI engine mode for shogi GUIs (go mate)\n"
     "  perft    count legal move tree leaves\n"
     "Run 'tsume COMMAND --help' for a command's options.\n";
 
@@ -28,6 +34,9 @@ int main(int argc, char** argv) {
   if (command == "perft") return tsume::RunPerft(args, std::cout, std::cerr);
   if (command == "solve") return tsume::RunSolve(args, std::cout, std::cerr);
   if (command == "verify") return tsume::RunVerify(args, std::cout, std::cerr);
+  if (command == "batch") return tsume::RunBatch(args, std::cout, std::cerr);
+  if (command == "report") return tsume::RunReport(args, std::cout, std::cerr);
+  if (command == "usi") return tsume::RunUsi(args, std::cout, std::cerr);
   std::cerr << "tsume: unknown command '" << command << "'\n" << kUsage;
   return tsume::kExitUsage;
 }

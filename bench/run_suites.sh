@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Runs the standard problem suites with the release build and summarises each with
+# `tsume report`. Results go to bench/results/<date-time>/<suite>.jsonl, with <suite>.txt (the
+# summary table) and <suite>.html (tables and plots) next to them.
+#
+#   bench/run_suites.sh [--quick] [--jobs N] [--time-ms N] [--hash-mb N] [--rebuild]
+#                       [--suites "practical zukou microcosmos"]
+#
+# Suites:
+#   practical    ../shared/problems/practical/mate{3,5,7,9,11}.txt and extra{1,3,5,7,9}.txt
+#                (38,769 mates from real games), --rules game: their lengths count every
+#                interposition. One results file per input file.
+#   zukou        problems/classics/zukou.tsv (将棋図巧, 100 composed problems, 9-611 plies),
+#                --rules tsume.
+#   microcosmos  problems/classics/microcosmos.tsv (1525 plies), --rules tsume.
+# Options:
+#   --quick      only the first 200 problems of each practical file (ids stay "mate3.txt:N",
+#                so quick and full runs can be compared with `tsume report NEW OLD`)
+#   --jobs N     problems solved in parallel (default 1); --hash-mb is shared among them
+#   --time-ms N  time limit per problem for every suite (default: 10 s practical, 60 s zukou,
+#                600 s microcosmos)
+#   --hash-mb N  table size in MB, in total (default 1024)
+#   --rebuild    rebuild build/release first even if the binary exists
+#   --suites S   which suites to run, space-separated (default: all three)
+# Environment: TSUME_BIN (a tsume binary to use instead of build/release/tsume), TSUME_SHARED
+# (the shared problem folder, default ../shared/problems next to the repository).
+#
+# Spreading a big set over cores or machines: `tsume batch --shard K/N` takes problems
+# K-1, K-1+N, K-1+2N, ... of the concatenated inputs, so N shards cover every problem exactly
+# once. Each shard writes its own results file; the files are simply concatenated (every line
+# is self-describing) and summarised together. Use --resume to finish a shard that was cut off.
+#
+#   GNU parallel, 8 shards on one machine (or add -S host1,host2 for several):
+#     P=../shared/problems/practical
+#     parallel -j8 build/release/tsume batch --rules game --time-ms 10000 --hash-mb 512 \
+#         --shard {}/8 --out shard-{}.jsonl --resume $P/mate*.txt $P/extra*.txt ::: $(seq 8)
+#     cat shard-*.jsonl > merged.jsonl && build/release/tsume report merged.jsonl
+#
+#   Slurm job array (shards.sbatch), one shard per array task:
+#     #!/bin/bash
+#     #SBATCH --array=1-32 --cpus-per-task=1 --mem=2G --time=04:00:00
+#     P=../shared/problems/practical
+#     build/release/tsume batch --rules game --time-ms 10000 --hash-mb 1024 \
+#         --shard ${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT} \
+#         --out results/shard-${SLURM_ARRAY_TASK_ID}.jsonl --resume $P/mate*.txt $P/extra*.txt
+#   then, after `sbatch shards.sbatch` has finished:
+#     cat results/shard-*.jsonl > merged.jsonl && build/release/tsume report merged.jsonl
+#   Give every shard the same input paths in the same order: the shard split and the "source"
+#   field (which --resume and the report match on) depend on them.
+source "$(dirname "${BASH_SOURCE[0]}")/../tools/setup.sh"
+
+quick=0
+jobs=1
+time_ms=""
+hash_mb=1024
+rebuild=0
+suites="practical zukou microcosmos"
+while (($#)); do
+  case "$1" in
+    --quick) quick=1 ;;
+    --jobs) jobs="$2"; shift ;;
+    --time-ms) time_ms="$2"; shift ;;
+    --hash-mb) hash_mb="$2"; shift ;;
+    --rebuild) rebuild=1 ;;
+    --suites) suites="$2"; shift ;;
+    -h | --help) sed -n '2,/^source /p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run_suites.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+shared="${TSUME_SHARED:-$TSUME_ROOT/../shared/problems}"
+tsume="${TSUME_BIN:-$TSUME_ROOT/build/release/tsume}"
+need_build=$rebuild
+[[ -x "$tsume" ]] && "$tsume" batch --help >/dev/null 2>&1 || need_build=1
+if ((need_build)); then
+  if [[ -n "${TSUME_BIN:-}" ]]; then
+    echo "run_suites.sh: TSUME_BIN=$tsume is not a tsume binary with the batch command" >&2
+    exit 2
+  fi
+  tsume_install_missing
+  tsume_build release -DCMAKE_BUILD_TYPE=Release
+fi
+
+out_dir="$TSUME_ROOT/bench/results/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out_dir"
+echo "results in $out_dir" >&2
+{
+  echo "date: $(date -Iseconds)"
+  echo "host: $(hostname)  cpus: $(nproc)"
+  echo "commit: $(git -C "$TSUME_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+    git -C "$TSUME_ROOT" diff --quiet 2>/dev/null || echo ' (modified)')"
+  echo "options: quick=$quick jobs=$jobs time_ms=${time_ms:-default} hash_mb=$hash_mb"
+} > "$out_dir/run-info.txt"
+
+# run_suite NAME RULES DEFAULT_TIME_MS FILE...: one batch run into NAME.jsonl, then its report.
+run_suite() {
+  local name="$1" rules="$2" limit="${time_ms:-$3}"
+  shift 3
+  echo "== $name (--rules $rules, --time-ms $limit, --jobs $jobs)" >&2
+  local status=0
+  "$tsume" batch --rules "$rules" --time-ms "$limit" --hash-mb "$hash_mb" --jobs "$jobs" \
+    --out "$out_dir/$name.jsonl" "$@" > "$out_dir/$name.batch.txt" || status=$?
+  cat "$out_dir/$name.batch.txt"
+  case "$status" in
+    0) ;;
+    1) echo "$name: some answers contradict the stated ones (see wrong: lines above)" >&2 ;;
+    130) echo "interrupted; finish with: tsume batch ... --resume --out $out_dir/$name.jsonl" >&2
+         exit 130 ;;
+    *) echo "$name: tsume batch failed with status $status" >&2; return ;;
+  esac
+  "$tsume" report "$out_dir/$name.jsonl" --html "$out_dir/$name.html" > "$out_dir/$name.txt" ||
+    echo "$name: tsume report failed" >&2
+}
+
+for suite in $suites; do
+  case "$suite" in
+    practical)
+      for file in "$shared"/practical/mate{3,5,7,9,11}.txt "$shared"/practical/extra{1,3,5,7,9}.txt; do
+        [[ -f "$file" ]] || { echo "missing $file (set TSUME_SHARED)" >&2; exit 2; }
+        base="$(basename "$file" .txt)"
+        if ((quick)); then
+          # Same basename, so the problem ids ("mate3.txt:17") match the full files'.
+          mkdir -p "$out_dir/inputs"
+          head -n 200 "$file" > "$out_dir/inputs/$base.txt"
+          file="$out_dir/inputs/$base.txt"
+        fi
+        run_suite "$base" game 10000 "$file"
+      done
+      ;;
+    zukou) run_suite zukou tsume 60000 "$TSUME_ROOT/problems/classics/zukou.tsv" ;;
+    microcosmos) run_suite microcosmos tsume 600000 "$TSUME_ROOT/problems/classics/microcosmos.tsv" ;;
+    *) echo "run_suites.sh: unknown suite '$suite' (practical, zukou, microcosmos)" >&2; exit 2 ;;
+  esac
+done
+echo "done: $out_dir" >&2

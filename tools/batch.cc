@@ -1,0 +1,521 @@
+#include "tools/batch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "tools/progress.h"
+#include "tools/report.h"
+#include "tools/solve_flags.h"
+
+namespace tsume {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Wrong answers listed by name under the summary; the rest are only counted.
+constexpr int kMaxWrongListed = 20;
+
+std::string FormatDuration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return "?";
+  int64_t s = int64_t(seconds + 0.5);
+  if (s >= 3600) return absl::StrFormat("%dh%02dm", s / 3600, s / 60 % 60);
+  if (s >= 60) return absl::StrFormat("%dm%02ds", s / 60, s % 60);
+  return absl::StrFormat("%ds", s);
+}
+
+std::optional<int64_t> IntField(const ordered_json& j, const char* name) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+std::string StringField(const ordered_json& j, const char* name) {
+  auto it = j.find(name);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Counters shown by the progress line and the closing summary.
+struct Tally {
+  int done = 0;  // including results kept from an earlier run
+  int solved = 0;
+  int wrong = 0;
+  int unknown = 0;
+  int errors = 0;
+
+  void Add(const ordered_json& line) {
+    ++done;
+    std::string result = StringField(line, "result");
+    if (result == "mate") ++solved;
+    if (result == "unknown") ++unknown;
+    if (result == "error") ++errors;
+    if (JudgeResult(line).wrong) ++wrong;
+  }
+};
+
+// What a wrong answer looked like, for the list under the summary.
+std::string DescribeWrong(const ordered_json& line) {
+  std::string stated;
+  if (auto n = IntField(line, "expected_length")) {
+    stated = absl::StrCat("mate in ", *n);
+  } else if (StringField(line, "expected") == "nomate") {
+    stated = "no mate";
+  } else if (StringField(line, "expected") == "mate") {
+    stated = "mate";
+  } else if (auto n = IntField(line, "nomate_within")) {
+    stated = absl::StrCat("no mate within ", *n);
+  }
+  std::string found = StringField(line, "result");
+  if (found == "mate") {
+    found = absl::StrCat("mate in ", IntField(line, "length").value_or(0));
+    auto exact = line.find("length_exact");
+    if (exact != line.end() && exact->is_boolean() && !exact->get<bool>()) {
+      found += " (not proven shortest)";
+    }
+  } else if (found == "nomate") {
+    found = "no mate";
+  }
+  return absl::StrCat(StringField(line, "id"), " (", StringField(line, "source"), "): stated ",
+                      stated, ", found ", found);
+}
+
+// The shared state of one run: the work queue, the output and the counters. Workers take the
+// next problem, solve it, and hand the line back here under the lock.
+class BatchRun {
+ public:
+  BatchRun(const BatchOptions& options, std::vector<const Problem*> pending, int total,
+           std::ostream* results, std::ostream& err)
+      : options_(options),
+        pending_(std::move(pending)),
+        total_(total),
+        results_(results),
+        err_(err),
+        bar_(err),
+        start_(absl::Now()),
+        next_plain_(start_ + options.plain_progress_interval) {}
+
+  void AddEarlierResult(const ordered_json& line) {
+    tally_.Add(line);
+    lines_.push_back(line);
+  }
+
+  // Solves every pending problem on options.jobs threads; returns when all are done or stopped.
+  void Run() {
+    int jobs = std::max(1, std::min<int>(options_.jobs, int(pending_.size())));
+    running_ = jobs;
+    std::vector<std::thread> workers;
+    for (int i = 0; i < jobs; ++i) workers.emplace_back([this] { Work(); });
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (running_ > 0) {
+        // Wake regularly so the bar's rate, ETA and elapsed time move during long searches.
+        cv_.wait_for(lock, std::chrono::milliseconds(250));
+        if (running_ == 0) break;
+        absl::Time now = absl::Now();
+        if (bar_.enabled()) {
+          bar_.Show(ProgressText(true));
+        } else if (now >= next_plain_) {
+          PlainProgress();
+        }
+      }
+      bar_.Clear();
+    }
+    for (std::thread& t : workers) t.join();
+  }
+
+  bool Stopped() const { return options_.stop != nullptr && options_.stop->load(); }
+  int new_results() const { return new_results_; }
+  int not_run() const { return total_ - tally_.done; }
+  const Tally& tally() const { return tally_; }
+  const std::vector<ordered_json>& lines() const { return lines_; }
+
+ private:
+  void Work() {
+    SolveOptions solve = options_.solve;
+    solve.hash_mb = std::max<int64_t>(1, options_.solve.hash_mb / options_.jobs);
+    solve.stop = options_.stop;
+    solve.on_progress = nullptr;
+    Solver solver(solve);
+    while (!Stopped()) {
+      size_t index = next_.fetch_add(1);
+      if (index >= pending_.size()) break;
+      const Problem& problem = *pending_[index];
+      absl::StatusOr<Position> position = Position::FromSfen(problem.sfen);
+      SolveResult result;
+      if (position.ok()) result = solver.Solve(*position);
+      // A search cut short by Ctrl-C is not an answer: leave the problem for --resume.
+      if (result.limit == LimitReason::kStopped) break;
+      Publish(MakeResultLine(problem, position, result));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    --running_;
+    cv_.notify_all();
+  }
+
+  void Publish(ordered_json line) {
+    std::string text = line.dump() + "\n";
+    std::lock_guard<std::mutex> lock(mu_);
+    if (results_ != nullptr) {
+      // One write and a flush per line: a crash can at worst cut the last line short.
+      results_->write(text.data(), std::streamsize(text.size()));
+      results_->flush();
+    }
+    tally_.Add(line);
+    ++new_results_;
+    if (options_.on_result) options_.on_result(line);
+    lines_.push_back(std::move(line));
+    if (bar_.enabled()) {
+      bar_.Show(ProgressText(true));
+    } else if (options_.plain_progress_every > 0 &&
+               new_results_ % options_.plain_progress_every == 0) {
+      PlainProgress();
+    }
+  }
+
+  void PlainProgress() {
+    err_ << "batch: " << ProgressText(false) << "\n" << std::flush;
+    next_plain_ = absl::Now() + options_.plain_progress_interval;
+  }
+
+  std::string ProgressText(bool with_bar) const {
+    double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+    double rate = seconds > 0 ? new_results_ / seconds : 0;
+    int remaining = total_ - tally_.done;
+    std::string eta = rate > 0 ? FormatDuration(remaining / rate) : "?";
+    std::string text;
+    if (with_bar) {
+      constexpr int kWidth = 20;
+      int filled = total_ > 0 ? int(int64_t(kWidth) * tally_.done / total_) : kWidth;
+      text = absl::StrCat("[", std::string(filled, '#'), std::string(kWidth - filled, '.'), "] ");
+    }
+    absl::StrAppendFormat(&text, "%d/%d  solved %d  wrong %d  unknown %d", tally_.done, total_,
+                          tally_.solved, tally_.wrong, tally_.unknown);
+    if (tally_.errors > 0) absl::StrAppend(&text, "  errors ", tally_.errors);
+    absl::StrAppendFormat(&text, "  %.1f/s  elapsed %s  ETA %s", rate, FormatDuration(seconds),
+                          eta);
+    return text;
+  }
+
+  const BatchOptions& options_;
+  const std::vector<const Problem*> pending_;
+  const int total_;
+  std::ostream* const results_;
+  std::ostream& err_;
+  ProgressLine bar_;
+  const absl::Time start_;
+  std::atomic<size_t> next_{0};
+
+  std::mutex mu_;  // guards everything below, the output streams and the progress line
+  std::condition_variable cv_;
+  int running_ = 0;
+  int new_results_ = 0;
+  absl::Time next_plain_;
+  Tally tally_;
+  std::vector<ordered_json> lines_;
+};
+
+}  // namespace
+
+absl::Status ParseShard(const std::string& text, int* index, int* count) {
+  std::vector<std::string> parts = absl::StrSplit(text, '/');
+  int k = 0, n = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &k) || !absl::SimpleAtoi(parts[1], &n) ||
+      n < 1 || k < 1 || k > n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("flag --shard: expected K/N with 1 <= K <= N, got '", text, "'"));
+  }
+  *index = k;
+  *count = n;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BatchOptions> BatchOptionsFromArgs(const CliArgs& args) {
+  BatchOptions options;
+  absl::StatusOr<SolveOptions> solve = SolveOptionsFromArgs(args);
+  if (!solve.ok()) return solve.status();
+  options.solve = *solve;
+  absl::StatusOr<int64_t> jobs = args.GetInt("jobs", 1, 1, 1024);
+  if (!jobs.ok()) return jobs.status();
+  options.jobs = int(*jobs);
+  if (options.solve.hash_mb < options.jobs) {
+    return absl::InvalidArgumentError(absl::StrCat("flag --hash-mb: ", options.solve.hash_mb,
+                                                   " MB leaves less than 1 MB for each of the ",
+                                                   options.jobs, " jobs"));
+  }
+  absl::StatusOr<CollectionFormat> format = ParseCollectionFormat(args.Get("format", "auto"));
+  if (!format.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("flag --format: ", format.status().message()));
+  }
+  options.format = *format;
+  if (args.Has("shard")) {
+    if (absl::Status s = ParseShard(args.Get("shard"), &options.shard_index, &options.shard_count);
+        !s.ok()) {
+      return s;
+    }
+  }
+  options.out_path = args.Get("out");
+  if (args.Has("out") && options.out_path.empty()) {
+    return absl::InvalidArgumentError("flag --out: empty file name");
+  }
+  options.resume = args.Has("resume");
+  if (options.resume && options.out_path.empty()) {
+    return absl::InvalidArgumentError("flag --resume needs --out FILE (the results to resume)");
+  }
+  bool json = args.Has("json");
+  options.results_to_out = json && options.out_path.empty();
+  options.summary_json = json && !options.out_path.empty();
+  options.files = args.positional();
+  if (options.files.empty()) return absl::InvalidArgumentError("no problem files given");
+  return options;
+}
+
+std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count) {
+  if (count <= 1) return problems;
+  std::vector<Problem> selected;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    if (int(i % size_t(count)) == index - 1) selected.push_back(std::move(problems[i]));
+  }
+  return selected;
+}
+
+Verdict JudgeResult(const ordered_json& line) {
+  Verdict v;
+  std::string result = StringField(line, "result");
+  std::string expected = StringField(line, "expected");
+  std::optional<int64_t> stated_length = IntField(line, "expected_length");
+  std::optional<int64_t> within = IntField(line, "nomate_within");
+  int64_t length = IntField(line, "length").value_or(0);
+  auto exact_it = line.find("length_exact");
+  bool exact = exact_it != line.end() && exact_it->is_boolean() && exact_it->get<bool>();
+  bool mate = result == "mate", nomate = result == "nomate";
+  if (expected == "nomate") {
+    v.match = nomate;
+    v.wrong = mate;
+  } else if (stated_length) {
+    v.match = mate && length == *stated_length;
+    // A found mate is an upper bound on the shortest; only a proven one also bounds it below.
+    v.wrong = nomate || (mate && (length < *stated_length || (exact && length != *stated_length)));
+  } else if (expected == "mate") {
+    v.match = mate;
+    v.wrong = nomate;
+  } else if (within) {
+    v.match = nomate || (mate && exact && length > *within);
+    v.wrong = mate && length <= *within;
+  }
+  return v;
+}
+
+ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Position>& position,
+                            const SolveResult& result) {
+  ordered_json j;
+  j["id"] = problem.id;
+  j["source"] = problem.source;
+  j["sfen"] = problem.sfen;
+  j["expected_length"] =
+      problem.expected_length ? ordered_json(*problem.expected_length) : ordered_json(nullptr);
+  if (problem.expected_nomate) {
+    j["expected"] = "nomate";
+  } else if (problem.expected_mate || problem.expected_length) {
+    j["expected"] = "mate";
+  } else {
+    j["expected"] = nullptr;
+  }
+  if (problem.nomate_within) j["nomate_within"] = *problem.nomate_within;
+  bool ok = position.ok();
+  bool mate = ok && result.status == SolveStatus::kMate;
+  j["result"] = ok ? ToString(result.status) : "error";
+  j["length"] = mate ? result.length : 0;
+  j["length_exact"] = mate && result.length_exact;
+  j["match"] = nullptr;  // placed here for readability, filled in below
+  int64_t nodes = ok ? result.nodes : 0;
+  double ms = ok ? absl::ToDoubleMilliseconds(result.elapsed) : 0;
+  j["nodes"] = nodes;
+  j["time_ms"] = std::round(ms * 1000) / 1000;
+  j["nps"] = ms > 0 ? int64_t(double(nodes) * 1000 / ms) : 0;
+  ordered_json moves = ordered_json::array();
+  if (mate) {
+    for (Move m : result.moves) moves.push_back(ToUsi(m));
+  }
+  j["moves"] = std::move(moves);
+  if (ok && result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
+  if (!ok) j["error"] = std::string(position.status().message());
+  Verdict v = JudgeResult(j);
+  if (v.match) j["match"] = *v.match;
+  return j;
+}
+
+std::string ResumeKey(const std::string& id, const std::string& source) {
+  return absl::StrCat(id, "\t", source);
+}
+
+absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string& path,
+                                                               std::ostream& err) {
+  std::vector<ordered_json> lines;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return lines;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read results file ", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  size_t last_newline = text.rfind('\n');
+  size_t complete = last_newline == std::string::npos ? 0 : last_newline + 1;
+  if (complete < text.size()) {
+    err << path << ": dropping an unfinished last line (" << text.size() - complete
+        << " bytes, an interrupted write)\n";
+    in.close();
+    std::filesystem::resize_file(path, complete, ec);
+    if (ec) {
+      return absl::InternalError(
+          absl::StrCat("cannot truncate results file ", path, ": ", ec.message()));
+    }
+  }
+  int line_number = 0;
+  for (absl::string_view row : absl::StrSplit(absl::string_view(text).substr(0, complete), '\n')) {
+    ++line_number;
+    if (row.find_first_not_of(" \t\r") == absl::string_view::npos) continue;
+    ordered_json j = ordered_json::parse(row.begin(), row.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() ||
+        !j.contains("source") || !j["source"].is_string() || !j.contains("result")) {
+      err << path << ":" << line_number << ": not a result line, ignored\n";
+      continue;
+    }
+    lines.push_back(std::move(j));
+  }
+  return lines;
+}
+
+int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& err) {
+  // Read everything first: an unreadable file stops the run before any time is spent.
+  std::vector<Problem> problems;
+  int input_errors = 0;
+  for (const std::string& path : options.files) {
+    absl::StatusOr<Collection> collection = ReadCollection(path, options.format);
+    if (!collection.ok()) {
+      err << "tsume batch: " << collection.status().message() << "\n";
+      return kExitUsage;
+    }
+    for (const InputError& error : collection->errors) err << FormatInputError(error) << "\n";
+    input_errors += int(collection->errors.size());
+    for (Problem& p : collection->problems) problems.push_back(std::move(p));
+  }
+  problems = SelectShard(std::move(problems), options.shard_index, options.shard_count);
+
+  std::vector<ordered_json> earlier;
+  if (options.resume) {
+    absl::StatusOr<std::vector<ordered_json>> loaded = LoadAndRepairResults(options.out_path, err);
+    if (!loaded.ok()) {
+      err << "tsume batch: " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    earlier = std::move(*loaded);
+  }
+  std::ofstream file;
+  std::ostream* results = nullptr;
+  if (!options.out_path.empty()) {
+    file.open(options.out_path, options.resume ? std::ios::app : std::ios::trunc);
+    if (!file) {
+      err << "tsume batch: cannot write results file " << options.out_path << "\n";
+      return kExitUsage;
+    }
+    results = &file;
+  } else if (options.results_to_out) {
+    results = &out;
+  }
+
+  // Earlier results count toward the summary when they belong to the problems selected now.
+  std::map<std::string, const ordered_json*> earlier_by_key;
+  for (const ordered_json& line : earlier) {
+    earlier_by_key.emplace(ResumeKey(line["id"], line["source"]), &line);
+  }
+  std::vector<const Problem*> pending;
+  std::vector<const ordered_json*> kept;
+  for (const Problem& p : problems) {
+    auto it = earlier_by_key.find(ResumeKey(p.id, p.source));
+    if (it == earlier_by_key.end()) {
+      pending.push_back(&p);
+    } else {
+      kept.push_back(it->second);
+    }
+  }
+
+  BatchRun run(options, std::move(pending), int(problems.size()), results, err);
+  for (const ordered_json* line : kept) run.AddEarlierResult(*line);
+  run.Run();
+  if (file.is_open()) {
+    file.close();
+    if (!file) err << "tsume batch: error writing " << options.out_path << "\n";
+  }
+
+  // The summary goes wherever the results do not.
+  std::ostream& summary_out = options.results_to_out ? err : out;
+  RunResults summary_input;
+  summary_input.path = options.out_path.empty() ? "batch" : options.out_path;
+  std::vector<std::string> wrong;
+  int unproven_longer = 0;  // counted wrong by the report's rule, not by JudgeResult
+  for (const ordered_json& line : run.lines()) {
+    absl::StatusOr<ProblemResult> parsed = ParseResultLine(line.dump());
+    bool judged_wrong = JudgeResult(line).wrong;
+    if (judged_wrong) wrong.push_back(DescribeWrong(line));
+    if (parsed.ok()) {
+      if (IsWrong(*parsed) && !judged_wrong) ++unproven_longer;
+      summary_input.problems.push_back(*std::move(parsed));
+    }
+  }
+  Summary summary = Summarize(summary_input);
+  const Tally& tally = run.tally();
+  bool interrupted = run.Stopped() && run.not_run() > 0;
+  if (options.summary_json) {
+    ordered_json j;
+    j["summary"] = SummaryToJson(summary);
+    j["problems"] = int(problems.size());
+    j["new_results"] = run.new_results();
+    j["earlier_results"] = int(kept.size());
+    j["not_run"] = run.not_run();
+    j["input_errors"] = input_errors;
+    j["wrong"] = wrong;
+    j["unproven_longer"] = unproven_longer;
+    j["interrupted"] = interrupted;
+    summary_out << j.dump() << "\n";
+  } else {
+    summary_out << FormatSummaryText(summary);
+    summary_out << absl::StrFormat(
+        "problems %d (%d run now, %d kept from the results file)  input errors %d  wrong %d  "
+        "unknown %d\n",
+        int(problems.size()), run.new_results(), int(kept.size()), input_errors, tally.wrong,
+        tally.unknown);
+    if (unproven_longer > 0) {
+      summary_out << "note: the table's wrong column includes " << unproven_longer
+                  << " mate(s) longer than stated whose length was not proven shortest (a "
+                     "limit was reached); they do not count as wrong here\n";
+    }
+    for (size_t i = 0; i < wrong.size() && i < size_t(kMaxWrongListed); ++i) {
+      summary_out << "wrong: " << wrong[i] << "\n";
+    }
+    if (wrong.size() > size_t(kMaxWrongListed)) {
+      summary_out << "... and " << wrong.size() - kMaxWrongListed << " more wrong answers\n";
+    }
+    if (interrupted) {
+      summary_out << "interrupted: " << run.not_run() << " problems not run"
+                  << (options.out_path.empty() ? "" : " (run again with --resume to finish)")
+                  << "\n";
+    }
+  }
+  summary_out.flush();
+  if (interrupted) return kExitInterrupted;
+  return tally.wrong > 0 ? kExitMismatch : kExitOk;
+}
+
+}  // namespace tsume

@@ -1,0 +1,99 @@
+// `tsume batch`: solves every problem of one or more collection files, writing one JSON line per
+// problem the moment it is known (so an interrupted run loses nothing and can be resumed), then
+// a summary table by stated length. The logic is a library so tests can drive it without a
+// process or a terminal.
+//
+// Result line fields: id, source ("file:line"), sfen, expected_length (int|null), expected
+// ("mate"|"nomate"|null), result ("mate"|"nomate"|"unknown"|"error"), length (0 unless mate),
+// length_exact, match (bool, null when nothing was stated), nodes, time_ms, nps, moves (USI),
+// plus "limit" when a limit was reached, "error" when the position was bad, and
+// "nomate_within" (int) for a NOMATE_WITHIN_N statement, which `expected` cannot express.
+#ifndef TSUME_TOOLS_BATCH_H_
+#define TSUME_TOOLS_BATCH_H_
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "nlohmann/json.hpp"
+#include "problems/collection.h"
+#include "solver/solver.h"
+#include "tools/cli_args.h"
+#include "tools/commands.h"
+
+namespace tsume {
+
+int RunBatch(const CommandArgs& args, std::ostream& out, std::ostream& err);
+
+// Exit code after Ctrl-C (128 + SIGINT), as a shell reports a process killed by it.
+constexpr int kExitInterrupted = 130;
+
+struct BatchOptions {
+  std::vector<std::string> files;
+  CollectionFormat format = CollectionFormat::kAuto;
+  SolveOptions solve;  // solve.hash_mb is the total over all jobs
+  int jobs = 1;
+  std::string out_path;         // results file; empty: none
+  bool results_to_out = false;  // with no out_path: results go to the `out` stream
+  bool summary_json = false;    // summary as JSON instead of a table
+  bool resume = false;          // keep out_path's results, solve only the rest, append
+  int shard_index = 1;          // 1-based K of --shard K/N
+  int shard_count = 1;          // N
+  // Set from outside (Ctrl-C) to stop: running searches end, their problems are not written.
+  const std::atomic<bool>* stop = nullptr;
+  // When `err` is a terminal a single status line is redrawn; otherwise a plain progress line
+  // is written this often, or every `plain_progress_every` results.
+  absl::Duration plain_progress_interval = absl::Seconds(10);
+  int plain_progress_every = 1000;
+  // Called (under the output lock) with each new result line; for tests and embedding.
+  std::function<void(const nlohmann::ordered_json&)> on_result;
+};
+
+// Flags of `tsume batch` (see kBatchHelp in batch_command.cc). Errors name the flag.
+absl::StatusOr<BatchOptions> BatchOptionsFromArgs(const CliArgs& args);
+
+// "K/N" with 1 <= K <= N.
+absl::Status ParseShard(const std::string& text, int* index, int* count);
+
+// The problems of shard K/N: indexes i (0-based, concatenated input order) with i % N == K-1.
+std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count);
+
+// How a result line compares with its problem's statement.
+struct Verdict {
+  std::optional<bool> match;  // null when nothing was stated
+  // A definite answer contradicting the statement: a mate of another proven length, a mate
+  // shorter than stated (proven or not), no mate where a mate was stated, a mate where none was
+  // stated (or one within N for NOMATE_WITHIN_N). An unproven mate longer than stated is not
+  // a contradiction (the search ran out before shortening it); unknown and error never are.
+  bool wrong = false;
+};
+Verdict JudgeResult(const nlohmann::ordered_json& line);
+
+// The result line for one problem; `position` is the parsed problem position (an error makes
+// an "error" line), `result` the solver's answer (ignored for an error line).
+nlohmann::ordered_json MakeResultLine(const Problem& problem,
+                                      const absl::StatusOr<Position>& position,
+                                      const SolveResult& result);
+
+// Key identifying a problem in a results file for --resume: id and source.
+std::string ResumeKey(const std::string& id, const std::string& source);
+
+// The complete result lines of an existing results file. A trailing partial line (a crash
+// mid-write) is dropped and the file truncated to the last complete line, so appending is
+// safe; complete lines that are not result objects are reported on `err` and skipped. A missing
+// file yields no lines.
+absl::StatusOr<std::vector<nlohmann::ordered_json>> LoadAndRepairResults(const std::string& path,
+                                                                         std::ostream& err);
+
+// Runs the batch: reads the files (bad lines reported on `err` as "file:line: reason"),
+// solves, writes results and the summary. Returns the exit code: 0, 1 (a wrong answer), 2
+// (unreadable file or results file) or 130 (stopped).
+int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tsume
+
+#endif  // TSUME_TOOLS_BATCH_H_

@@ -1,0 +1,56 @@
+// `tsume batch`: the command-line face of tools/batch.h.
+#include <iostream>
+
+#include "tools/batch.h"
+#include "tools/cli_args.h"
+#include "tools/progress.h"
+#include "tools/solve_flags.h"
+
+namespace tsume {
+namespace {
+
+constexpr char kBatchHelp[] =
+    "usage: tsume batch [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--jobs N]\n"
+    "                   [--out FILE] [--resume] [--shard K/N] [--format F] [--json] FILE...\n"
+    "Solves every problem in the files and compares each answer with the stated one.\n"
+    "  --time-ms, --nodes  limits per problem (default: none)\n"
+    "  --hash-mb N    table memory in total, shared out among the jobs (default 256)\n"
+    "  --rules R      tsume: useless interpositions do not count (composed problems);\n"
+    "                 game: every defence counts (the practical sets)\n"
+    "  --jobs N       solve N problems at a time, one thread each\n"
+    "  --out FILE     write one JSON line per problem to FILE as soon as it is solved\n"
+    "  --resume       keep FILE's results, solve only the problems not in it, append\n"
+    "  --shard K/N    only problems K-1, K-1+N, K-1+2N, ... of the inputs, in order\n"
+    "  --format F     auto, sfen, practical, tsv, kif or csa (default auto)\n"
+    "  --json         without --out: the JSON lines on stdout (summary on stderr);\n"
+    "                 with --out: the summary as one JSON object\n"
+    "Ends with a summary by stated length. Exit status: 0, 1 when an answer contradicts the\n"
+    "stated one, 2 on bad usage or an unreadable file, 130 after Ctrl-C (finished results are\n"
+    "kept; --resume continues).\n";
+
+}  // namespace
+
+int RunBatch(const CommandArgs& args, std::ostream& out, std::ostream& err) {
+  std::set<std::string> value_flags = kSolveValueFlags;
+  value_flags.insert({"jobs", "out", "shard", "format"});
+  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"resume", "json"});
+  if (!parsed.ok()) {
+    err << "tsume batch: " << parsed.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (parsed->Has("help")) {
+    out << kBatchHelp;
+    return kExitOk;
+  }
+  absl::StatusOr<BatchOptions> options = BatchOptionsFromArgs(*parsed);
+  if (!options.ok()) {
+    err << "tsume batch: " << options.status().message() << "\n"
+        << "Run 'tsume batch --help' for usage.\n";
+    return kExitUsage;
+  }
+  StopOnInterrupt interrupt;
+  options->stop = interrupt.flag();
+  return RunBatchJob(*options, out, err);
+}
+
+}  // namespace tsume
