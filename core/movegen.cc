@@ -1,141 +1,681 @@
 #include "core/movegen.h"
 
+#include <array>
+#include <bit>
+
+#include "core/bitboard.h"
+
+// Generation runs per piece type, with the side to move as a template parameter so that
+// directions and zones are constants: pawns in bulk by a shift, the other pieces one by one,
+// drops type by type. Moves are built from a per-piece "base" (from square and type) or'ed
+// with the destination. Answers to checks (evasions, HasEvasion, mate in 1) work square by
+// square from the attackers of the checker and of the squares between.
+
 namespace tsume {
 namespace {
 
-// Squares where a dropped piece of this type would have no move.
-Bitboard DeadDropSquares(Color c, PieceType pt) {
-  int last = c == kBlack ? 0 : 8;
-  int second = c == kBlack ? 1 : 7;
-  if (pt == kPawn || pt == kLance) return RankBB(last);
-  if (pt == kKnight) return RankBB(last) | RankBB(second);
-  return Bitboard();
+// Move bits, as laid out by Move (types.h): to | from << 7 | promote << 14 | drop << 15 |
+// moved type << 16. A piece's moves share a base (from square and type) and differ in `to`.
+constexpr uint32_t kPromoteBit = 1u << 14;
+constexpr uint32_t NormalBase(Square from, PieceType pt) {
+  return uint32_t(from) << 7 | uint32_t(pt) << 16;
+}
+constexpr uint32_t DropBase(PieceType pt) {
+  return uint32_t(pt) << 7 | 1u << 15 | uint32_t(pt) << 16;
+}
+static_assert(Move::Normal(3, 5, kSilver, true).bits() ==
+              (NormalBase(3, kSilver) | kPromoteBit | 5));
+static_assert(Move::Normal(80, 0, kDragon, false).bits() == NormalBase(80, kDragon));
+static_assert(Move::Drop(kGold, 40).bits() == (DropBase(kGold) | 40));
+static_assert(sizeof(Move) == sizeof(uint32_t));
+
+inline void Add(MoveList& list, uint32_t bits) { list.push_back(std::bit_cast<Move>(bits)); }
+
+// One move per square of `targets`, each `base | to`.
+inline void AddTargets(MoveList& list, uint32_t base, Bitboard targets) {
+  ForEachSquare(targets, [&](Square to) { Add(list, base | to); });
 }
 
-// Adds every move of the piece on `from` to each target, with both promotion choices where
+// Per-colour constants.
+template <Color Us>
+struct Side {
+  static constexpr Color kThem = Us == kBlack ? kWhite : kBlack;
+  // Rank index of the last and second-to-last rank (where pawns/lances resp. knights die).
+  static constexpr int kLastRank = Us == kBlack ? 0 : 8;
+  static constexpr int kSecondRank = Us == kBlack ? 1 : 7;
+  // A pawn's step as a square delta.
+  static constexpr int kForward = Us == kBlack ? -1 : 1;
+  static Bitboard Zone() { return PromotionZone(Us); }
+  static Bitboard LastRank() { return RankBB(kLastRank); }
+  static Bitboard LastTwoRanks() { return RankBB(kLastRank) | RankBB(kSecondRank); }
+  // Every pawn one step forward. No pawn stands on its last rank, so nothing crosses a file.
+  static Bitboard PawnPushes(Bitboard pawns) {
+    return Us == kBlack ? Bitboard(pawns.bits() >> 1) : Bitboard(pawns.bits() << 1);
+  }
+};
+
+// Squares from which a non-sliding piece can attack a neighbour of the king: two files either
+// side, three ranks either way (a knight two ranks beyond a neighbour).
+constexpr std::array<Bitboard, kNumSquares> kKingNeighbourhood = [] {
+  std::array<Bitboard, kNumSquares> table{};
+  for (Square ksq = 0; ksq < kNumSquares; ++ksq) {
+    for (int df = -2; df <= 2; ++df) {
+      for (int dr = -3; dr <= 3; ++dr) {
+        int f = FileOf(ksq) + df, r = RankOf(ksq) + dr;
+        if (OnBoard(f, r)) table[ksq].Set(MakeSquare(f, r));
+      }
+    }
+  }
+  return table;
+}();
+
+// Squares on a line (file, rank or diagonal) through the king's square or a neighbour: only a
+// slider standing there can attack a square the king might step to.
+constexpr std::array<Bitboard, kNumSquares> kKingLines = [] {
+  std::array<Bitboard, kNumSquares> table{};
+  for (Square ksq = 0; ksq < kNumSquares; ++ksq) {
+    for (int nf = -1; nf <= 1; ++nf) {
+      for (int nr = -1; nr <= 1; ++nr) {
+        int f0 = FileOf(ksq) + nf, r0 = RankOf(ksq) + nr;
+        if (!OnBoard(f0, r0)) continue;
+        for (int df = -1; df <= 1; ++df) {
+          for (int dr = -1; dr <= 1; ++dr) {
+            if (df == 0 && dr == 0) continue;
+            for (int f = f0 + df, r = r0 + dr; OnBoard(f, r); f += df, r += dr) {
+              table[ksq].Set(MakeSquare(f, r));
+            }
+          }
+        }
+      }
+    }
+  }
+  return table;
+}();
+
+// Answers "does the enemy attack this square once our king has left ksq?" for the king's
+// destinations. The squares attacked by the enemy's non-sliding pieces near the king are
+// gathered once; sliders are looked at only when one stands on a line through the king's
+// neighbourhood, and then only those on a line through the square in question.
+template <Color Us>
+class KingDestinationTest {
+ public:
+  KingDestinationTest(const Position& pos, Square ksq) {
+    constexpr Color kThem = Side<Us>::kThem;
+    Bitboard them = pos.pieces(kThem);
+    Bitboard sliders = pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook) |
+                       pos.pieces(kHorse) | pos.pieces(kDragon);
+    if ((kKingLines[ksq] & them & sliders).Any()) {
+      lances_ = pos.pieces(kLance) & them;
+      rooks_ = (pos.pieces(kRook) | pos.pieces(kDragon)) & them;
+      bishops_ = (pos.pieces(kBishop) | pos.pieces(kHorse)) & them;
+      occupied_ = pos.occupied() ^ SquareBB(ksq);
+    }
+    // Horses and dragons count here with their one-step moves (StepAttacks) as well.
+    Bitboard steppers = (kKingNeighbourhood[ksq] & them)
+                            .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
+    ForEachSquare(steppers, [&](Square sq) {
+      step_attacks_ |= StepAttacks(kThem, TypeOf(pos.piece_on(sq)), sq);
+    });
+  }
+
+  bool Attacked(Square sq) const {
+    if (step_attacks_.Test(sq)) return true;
+    return SliderAttacks(sq);
+  }
+
+  // The targets that are not attacked.
+  Bitboard Safe(Bitboard targets) const {
+    Bitboard safe = targets.AndNot(step_attacks_);
+    if ((lances_ | rooks_ | bishops_).None()) return safe;
+    ForEachSquare(safe, [&](Square sq) {
+      if (SliderAttacks(sq)) safe.Clear(sq);
+    });
+    return safe;
+  }
+
+ private:
+  // Sliders on a line through sq (an enemy lance attacks along the file toward us: where our
+  // own lance would go) attack it when nothing stands between.
+  bool SliderAttacks(Square sq) const {
+    Bitboard sliders = (StepAttacks(Us, kLance, sq) & lances_) |
+                       (StepAttacks(Us, kRook, sq) & rooks_) |
+                       (StepAttacks(Us, kBishop, sq) & bishops_);
+    for (Square s : sliders) {
+      if ((Between(s, sq) & occupied_).None()) return true;
+    }
+    return false;
+  }
+
+  // Empty unless an enemy slider stands on a line through the king's neighbourhood.
+  Bitboard lances_, rooks_, bishops_, occupied_;
+  Bitboard step_attacks_;
+};
+
+// King moves to targets that the enemy does not attack once the king has left its square.
+template <Color Us>
+void AddKingMoves(const Position& pos, Square ksq, Bitboard targets, MoveList& list) {
+  Bitboard safe = KingDestinationTest<Us>(pos, ksq).Safe(targets);
+  AddTargets(list, NormalBase(ksq, kKing), safe);
+}
+
+template <Color Us>
+bool AnyKingMove(const Position& pos, Square ksq, Bitboard targets) {
+  KingDestinationTest<Us> test(pos, ksq);
+  for (Square to : targets) {
+    if (!test.Attacked(to)) return true;
+  }
+  return false;
+}
+
+// Moves of one piece that may promote (silver, bishop, rook): promotion when it starts or
+// ends in the zone, and always the plain move.
+template <Color Us>
+inline void AddPromotableMoves(uint32_t base, bool from_in_zone, Bitboard targets, MoveList& list) {
+  Bitboard promoting = from_in_zone ? targets : targets & Side<Us>::Zone();
+  AddTargets(list, base | kPromoteBit, promoting);
+  AddTargets(list, base, targets);
+}
+
+// Every move of one piece (type pt on `from`) to `targets`, with both promotion choices where
 // the rules allow them.
-inline void AddPieceMoves(Color us, PieceType pt, Square from, Bitboard targets, MoveList& list) {
+template <Color Us>
+inline void AddAllMoves(PieceType pt, Square from, Bitboard targets, MoveList& list) {
+  using S = Side<Us>;
+  uint32_t base = NormalBase(from, pt);
   if (!CanPromote(pt)) {
-    for (Square to : targets) list.push_back(Move::Normal(from, to, pt, false));
+    AddTargets(list, base, targets);
     return;
   }
-  Bitboard zone = PromotionZone(us);
-  Bitboard promoting = zone.Test(from) ? targets : targets & zone;
-  for (Square to : promoting) list.push_back(Move::Normal(from, to, pt, true));
-  Bitboard staying = targets.AndNot(DeadDropSquares(us, pt));
-  for (Square to : staying) list.push_back(Move::Normal(from, to, pt, false));
+  Bitboard promoting = S::Zone().Test(from) ? targets : targets & S::Zone();
+  AddTargets(list, base | kPromoteBit, promoting);
+  Bitboard dead = pt == kKnight                   ? S::LastTwoRanks()
+                  : (pt == kPawn || pt == kLance) ? S::LastRank()
+                                                  : Bitboard();
+  AddTargets(list, base, targets.AndNot(dead));
 }
 
-// Files (as a mask) already holding an unpromoted pawn of colour c.
-Bitboard PawnFiles(const Position& pos, Color c) {
+// Moves of every piece except the king onto `target` (when not in check). Pinned pieces keep
+// to the line through their king.
+template <Color Us>
+void AddPieceMoves(const Position& pos, Bitboard target, MoveList& list) {
+  using S = Side<Us>;
+  Bitboard occupied = pos.occupied();
+  Square ksq = pos.king_square(Us);
+  Bitboard zone = S::Zone();
+  Bitboard pinned = pos.pinned(Us);
+  Bitboard unpinned = pos.pieces(Us).AndNot(pinned);
+
+  // Pawns, in bulk. A pinned pawn on its king's file stays on the line when it steps.
+  Bitboard pawns = pos.pieces(kPawn) & unpinned;
+  if (pinned.Any()) pawns |= pos.pieces(kPawn) & pinned & FileBB(FileOf(ksq));
+  Bitboard pushes = S::PawnPushes(pawns) & target;
+  auto pawn_move = [](Square to) { return NormalBase(to - S::kForward, kPawn) | to; };
+  ForEachSquare(pushes.AndNot(zone), [&](Square to) { Add(list, pawn_move(to)); });
+  ForEachSquare(pushes & zone, [&](Square to) { Add(list, pawn_move(to) | kPromoteBit); });
+  ForEachSquare((pushes & zone).AndNot(S::LastRank()),
+                [&](Square to) { Add(list, pawn_move(to)); });
+
+  // The other unpinned pieces, type by type.
+  ForEachSquare(unpinned & pos.pieces(kLance), [&](Square from) {
+    Bitboard targets = LanceAttacks(Us, from, occupied) & target;
+    uint32_t base = NormalBase(from, kLance);
+    AddTargets(list, base | kPromoteBit, targets & zone);
+    AddTargets(list, base, targets.AndNot(S::LastRank()));
+  });
+  ForEachSquare(unpinned & pos.pieces(kKnight), [&](Square from) {
+    Bitboard targets = KnightAttacks(Us, from) & target;
+    uint32_t base = NormalBase(from, kKnight);
+    AddTargets(list, base | kPromoteBit, targets & zone);
+    AddTargets(list, base, targets.AndNot(S::LastTwoRanks()));
+  });
+  ForEachSquare(unpinned & pos.pieces(kSilver), [&](Square from) {
+    AddPromotableMoves<Us>(NormalBase(from, kSilver), zone.Test(from),
+                           SilverAttacks(Us, from) & target, list);
+  });
+  ForEachSquare(unpinned & pos.golds(), [&](Square from) {
+    AddTargets(list, NormalBase(from, TypeOf(pos.piece_on(from))), GoldAttacks(Us, from) & target);
+  });
+  ForEachSquare(unpinned & pos.pieces(kBishop), [&](Square from) {
+    AddPromotableMoves<Us>(NormalBase(from, kBishop), zone.Test(from),
+                           BishopAttacks(from, occupied) & target, list);
+  });
+  ForEachSquare(unpinned & pos.pieces(kRook), [&](Square from) {
+    AddPromotableMoves<Us>(NormalBase(from, kRook), zone.Test(from),
+                           RookAttacks(from, occupied) & target, list);
+  });
+  ForEachSquare(unpinned & pos.pieces(kHorse), [&](Square from) {
+    AddTargets(list, NormalBase(from, kHorse),
+               (BishopAttacks(from, occupied) | KingAttacks(from)) & target);
+  });
+  ForEachSquare(unpinned & pos.pieces(kDragon), [&](Square from) {
+    AddTargets(list, NormalBase(from, kDragon),
+               (RookAttacks(from, occupied) | KingAttacks(from)) & target);
+  });
+
+  // Pinned pieces other than pawns (rare): only along the line through their king.
+  if (pinned.None()) return;
+  ForEachSquare(pinned.AndNot(pos.pieces(kPawn)), [&](Square from) {
+    PieceType pt = TypeOf(pos.piece_on(from));
+    AddAllMoves<Us>(pt, from, Attacks(Us, pt, from, occupied) & target & Line(from, ksq), list);
+  });
+}
+
+// Files (as a mask) holding an unpromoted pawn of colour c.
+Bitboard PawnFiles(Bitboard pawns) {
   Bitboard files;
-  for (Square sq : pos.pieces(c, kPawn)) files |= FileBB(FileOf(sq));
+  ForEachSquare(pawns, [&](Square sq) { files |= FileBB(FileOf(sq)); });
   return files;
 }
 
+// Pawn drops onto `targets` (empty squares): not on the last rank, not on a file holding one
+// of our pawns, and not a pawn-drop mate.
+template <Color Us>
+Bitboard PawnDropTargets(const Position& pos, Bitboard targets) {
+  targets = targets.AndNot(Side<Us>::LastRank()).AndNot(PawnFiles(pos.pieces(Us, kPawn)));
+  Square their_king = pos.king_square(Side<Us>::kThem);
+  if (their_king != kNoSquare) {
+    // Only the square in front of their king checks.
+    Bitboard checking = targets & PawnAttacks(Side<Us>::kThem, their_king);
+    if (checking.Any() && pos.IsPawnDropMate(checking.Lsb())) targets ^= checking;
+  }
+  return targets;
+}
+
 // Drops of every piece in hand onto `targets` (empty squares), under the drop rules.
-// `targets_by_type`, when given, restricts each type further (for checks).
-template <typename TargetsFor>
-void AddDrops(const Position& pos, TargetsFor targets_for, MoveList& list) {
-  Color us = pos.side_to_move();
-  Hand hand = pos.hand(us);
+template <Color Us>
+void AddDrops(const Position& pos, Bitboard targets, MoveList& list) {
+  using S = Side<Us>;
+  Hand hand = pos.hand(Us);
   if (hand.Empty()) return;
-  for (PieceType pt : kHandTypes) {
-    if (!hand.Has(pt)) continue;
-    Bitboard targets = targets_for(pt).AndNot(DeadDropSquares(us, pt));
-    if (pt == kPawn) {
-      targets = targets.AndNot(PawnFiles(pos, us));
-      // A pawn drop that checks may be a pawn-drop mate.
-      Square them_king = pos.king_square(~us);
-      if (them_king != kNoSquare) {
-        Bitboard checking = targets & PawnAttacks(~us, them_king);
-        if (checking.Any() && pos.IsPawnDropMate(checking.Lsb())) targets ^= checking;
-      }
-    }
-    for (Square to : targets) list.push_back(Move::Drop(pt, to));
+  if (hand.Has(kPawn)) AddTargets(list, DropBase(kPawn), PawnDropTargets<Us>(pos, targets));
+  if (hand.Has(kLance)) AddTargets(list, DropBase(kLance), targets.AndNot(S::LastRank()));
+  if (hand.Has(kKnight)) AddTargets(list, DropBase(kKnight), targets.AndNot(S::LastTwoRanks()));
+  for (PieceType pt : {kSilver, kGold, kBishop, kRook}) {
+    if (hand.Has(pt)) AddTargets(list, DropBase(pt), targets);
   }
 }
 
-template <bool kStopAtFirst>
-bool GenerateEvasionsImpl(const Position& pos, MoveList* list) {
-  Color us = pos.side_to_move(), them = ~us;
-  Square ksq = pos.king_square(us);
-  Bitboard occ = pos.occupied();
-  Bitboard ours = pos.pieces(us);
-  Bitboard checkers = pos.checkers();
+// The pieces of one colour grouped by how they attack, for attack tests on a position that
+// differs from `pos` by a moved or captured piece: built from the pieces on `mask`, then
+// adjusted with Toggle.
+template <Color C>
+class AttackerSets {
+ public:
+  AttackerSets(const Position& pos, Bitboard mask)
+      : pawns_(pos.pieces(kPawn) & mask),
+        knights_(pos.pieces(kKnight) & mask),
+        silvers_(pos.pieces(kSilver) & mask),
+        golds_(pos.golds() & mask),
+        kings_((pos.pieces(kKing) | pos.pieces(kHorse) | pos.pieces(kDragon)) & mask),
+        lances_(pos.pieces(kLance) & mask),
+        rooks_((pos.pieces(kRook) | pos.pieces(kDragon)) & mask),
+        bishops_((pos.pieces(kBishop) | pos.pieces(kHorse)) & mask) {}
 
-  Bitboard occ_without_king = occ ^ SquareBB(ksq);
-  for (Square to : KingAttacks(ksq).AndNot(ours)) {
-    if (pos.AttackersTo(them, to, occ_without_king).None()) {
-      if constexpr (kStopAtFirst) return true;
-      list->push_back(Move::Normal(ksq, to, kKing, false));
+  // Adds (or, for a piece that is there, removes) a piece of type pt on sq.
+  void Toggle(PieceType pt, Square sq) {
+    Bitboard b = SquareBB(sq);
+    switch (pt) {
+      case kPawn:
+        pawns_ ^= b;
+        break;
+      case kLance:
+        lances_ ^= b;
+        break;
+      case kKnight:
+        knights_ ^= b;
+        break;
+      case kSilver:
+        silvers_ ^= b;
+        break;
+      case kBishop:
+        bishops_ ^= b;
+        break;
+      case kRook:
+        rooks_ ^= b;
+        break;
+      case kKing:
+        kings_ ^= b;
+        break;
+      case kHorse:
+        bishops_ ^= b;
+        kings_ ^= b;
+        break;
+      case kDragon:
+        rooks_ ^= b;
+        kings_ ^= b;
+        break;
+      default:  // gold and the promoted minor pieces
+        golds_ ^= b;
+        break;
     }
   }
-  if (checkers.MoreThanOne()) return false;
 
+  // Pieces attacking sq given the occupancy (a horse or dragon next to sq counts by its step).
+  Bitboard AttackersTo(Square sq, Bitboard occupied) const {
+    constexpr Color kOther = C == kBlack ? kWhite : kBlack;
+    Bitboard attackers = (PawnAttacks(kOther, sq) & pawns_) |
+                         (KnightAttacks(kOther, sq) & knights_) |
+                         (SilverAttacks(kOther, sq) & silvers_) |
+                         (GoldAttacks(kOther, sq) & golds_) | (KingAttacks(sq) & kings_);
+    ForEachSquare(Snipers(sq), [&](Square s) {
+      if ((Between(s, sq) & occupied).None()) attackers.Set(s);
+    });
+    return attackers;
+  }
+
+  bool Attacks(Square sq, Bitboard occupied) const {
+    constexpr Color kOther = C == kBlack ? kWhite : kBlack;
+    Bitboard steps = (PawnAttacks(kOther, sq) & pawns_) | (KnightAttacks(kOther, sq) & knights_) |
+                     (SilverAttacks(kOther, sq) & silvers_) | (GoldAttacks(kOther, sq) & golds_) |
+                     (KingAttacks(sq) & kings_);
+    if (steps.Any()) return true;
+    for (Square s : Snipers(sq)) {
+      if ((Between(s, sq) & occupied).None()) return true;
+    }
+    return false;
+  }
+
+  // Sliders on a line through sq along which they move (a lance of colour C moves toward sq
+  // from the side where a lance of the other colour would go).
+  Bitboard Snipers(Square sq) const {
+    constexpr Color kOther = C == kBlack ? kWhite : kBlack;
+    return (StepAttacks(kOther, kLance, sq) & lances_) | (StepAttacks(kOther, kRook, sq) & rooks_) |
+           (StepAttacks(kOther, kBishop, sq) & bishops_);
+  }
+
+ private:
+  Bitboard pawns_, knights_, silvers_, golds_, kings_, lances_, rooks_, bishops_;
+};
+
+template <Color Us>
+void GenerateEvasionsFor(const Position& pos, MoveList& list) {
+  Square ksq = pos.king_square(Us);
+  Bitboard checkers = pos.checkers();
+  AddKingMoves<Us>(pos, ksq, KingAttacks(ksq).AndNot(pos.pieces(Us)), list);
+  if (checkers.MoreThanOne()) return;
   Square checker = checkers.Lsb();
   Bitboard between = Between(ksq, checker);
-  Bitboard target = between | SquareBB(checker);
-  Bitboard pinned = pos.pinned(us);
-  MoveList scratch;
-  MoveList& out = kStopAtFirst ? scratch : *list;
-  for (Square from : ours.AndNot(SquareBB(ksq))) {
+  // Capturing the checker or interposing by a move: square by square, the unpinned pieces that
+  // attack it (no pinned piece can answer a check: it would leave its line).
+  AttackerSets<Us> movers(pos, pos.pieces(Us).AndNot(pos.pinned(Us) | SquareBB(ksq)));
+  Bitboard occupied = pos.occupied();
+  ForEachSquare(between | checkers, [&](Square to) {
+    ForEachSquare(movers.AttackersTo(to, occupied), [&](Square from) {
+      AddAllMoves<Us>(TypeOf(pos.piece_on(from)), from, SquareBB(to), list);
+    });
+  });
+  if (between.Any()) AddDrops<Us>(pos, between, list);
+}
+
+template <Color Us>
+bool HasEvasionFor(const Position& pos) {
+  using S = Side<Us>;
+  Square ksq = pos.king_square(Us);
+  Bitboard checkers = pos.checkers();
+  if (AnyKingMove<Us>(pos, ksq, KingAttacks(ksq).AndNot(pos.pieces(Us)))) return true;
+  if (checkers.MoreThanOne()) return false;
+  Square checker = checkers.Lsb();
+  Bitboard between = Between(ksq, checker);
+
+  // Every piece moves the way it attacks, and a move to any square has a legal form
+  // (promotion where the plain move would leave it dead), so capturing or interposing by a
+  // piece is possible exactly when an unpinned piece other than the king attacks the square.
+  AttackerSets<Us> movers(pos, pos.pieces(Us).AndNot(pos.pinned(Us) | SquareBB(ksq)));
+  Bitboard occupied = pos.occupied();
+  if (movers.Attacks(checker, occupied)) return true;
+  if (between.None()) return false;
+
+  Hand hand = pos.hand(Us);
+  if (!hand.Empty()) {
+    if (hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook)) return true;
+    if (hand.Has(kLance) && between.AndNot(S::LastRank()).Any()) return true;
+    if (hand.Has(kKnight) && between.AndNot(S::LastTwoRanks()).Any()) return true;
+  }
+  for (Square sq : between) {
+    if (movers.Attacks(sq, occupied)) return true;
+  }
+  // Last, as it may have to try the drop: a pawn interposing.
+  return hand.Has(kPawn) && PawnDropTargets<Us>(pos, between).Any();
+}
+
+template <Color Us>
+void GenerateLegalFor(const Position& pos, MoveList& list) {
+  Bitboard target = ~pos.pieces(Us);
+  AddPieceMoves<Us>(pos, target, list);
+  Square ksq = pos.king_square(Us);
+  if (ksq != kNoSquare) AddKingMoves<Us>(pos, ksq, KingAttacks(ksq) & target, list);
+  AddDrops<Us>(pos, ~pos.occupied(), list);
+}
+
+// Checking moves of one piece on `from` that reaches `reach` (already restricted to legal
+// targets): direct checks by the piece as it is and as promoted.
+template <Color Us>
+inline void AddDirectChecks(const Position& pos, PieceType pt, Square from, Bitboard reach,
+                            MoveList& list) {
+  using S = Side<Us>;
+  uint32_t base = NormalBase(from, pt);
+  if (CanPromote(pt)) {
+    Bitboard promotable = S::Zone().Test(from) ? reach : reach & S::Zone();
+    AddTargets(list, base | kPromoteBit, promotable & pos.check_squares(Promote(pt)));
+    Bitboard dead = pt == kKnight                   ? S::LastTwoRanks()
+                    : (pt == kPawn || pt == kLance) ? S::LastRank()
+                                                    : Bitboard();
+    reach = reach.AndNot(dead);
+  }
+  AddTargets(list, base, reach & pos.check_squares(pt));
+}
+
+template <Color Us>
+void GenerateChecksFor(const Position& pos, MoveList& list) {
+  using S = Side<Us>;
+  constexpr Color kThem = S::kThem;
+  Square their_king = pos.king_square(kThem);
+  Square ksq = pos.king_square(Us);
+  Bitboard occupied = pos.occupied();
+  Bitboard ours = pos.pieces(Us);
+  Bitboard target = ~ours;
+  Bitboard zone = S::Zone();
+  Bitboard pinned = pos.pinned(Us);
+  Bitboard discoverers = pos.blockers_for_king(kThem) & ours;
+  auto checks = [&](PieceType pt) { return pos.check_squares(pt); };
+
+  // Discoverers and pinned pieces (few), one by one. Leaving the line to their king discovers
+  // check, whatever the piece does; on the line it can still check directly.
+  ForEachSquare((discoverers | pinned).AndNot(pos.pieces(kKing)), [&](Square from) {
     PieceType pt = TypeOf(pos.piece_on(from));
-    Bitboard targets = Attacks(us, pt, from, occ) & target;
-    if (pinned.Test(from)) targets &= Line(from, ksq);
-    if (targets.None()) continue;
-    AddPieceMoves(us, pt, from, targets, out);
-    if (kStopAtFirst && !out.empty()) return true;
+    Bitboard reach = Attacks(Us, pt, from, occupied) & target;
+    if (pinned.Test(from)) reach &= Line(from, ksq);
+    if (discoverers.Test(from)) {
+      Bitboard line = Line(from, their_king);
+      AddAllMoves<Us>(pt, from, reach.AndNot(line), list);
+      reach &= line;
+    }
+    AddDirectChecks<Us>(pos, pt, from, reach, list);
+  });
+  if (ksq != kNoSquare && discoverers.Test(ksq)) {
+    AddKingMoves<Us>(pos, ksq, KingAttacks(ksq).AndNot(ours).AndNot(Line(ksq, their_king)), list);
   }
-  if (between.Any()) {
-    AddDrops(pos, [&](PieceType) { return between; }, out);
-    if (kStopAtFirst && !out.empty()) return true;
+
+  // Every other piece checks directly or not at all: type by type, onto the squares from which
+  // it (or its promoted form) attacks their king. No check square is a dead square for the
+  // piece standing on it (it would attack the king from beyond the board edge).
+  Bitboard others = ours.AndNot(discoverers | pinned);
+  Bitboard pushes = S::PawnPushes(others & pos.pieces(kPawn)) & target;
+  auto pawn_move = [](Square to) { return NormalBase(to - S::kForward, kPawn) | to; };
+  ForEachSquare(pushes & checks(kPawn), [&](Square to) { Add(list, pawn_move(to)); });
+  ForEachSquare(pushes & zone & checks(kProPawn),
+                [&](Square to) { Add(list, pawn_move(to) | kPromoteBit); });
+
+  Bitboard gold_checks = checks(kGold);
+  ForEachSquare(others & pos.pieces(kLance), [&](Square from) {
+    Bitboard reach = LanceAttacks(Us, from, occupied) & target;
+    uint32_t base = NormalBase(from, kLance);
+    AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
+    AddTargets(list, base, reach & checks(kLance));
+  });
+  ForEachSquare(others & pos.pieces(kKnight), [&](Square from) {
+    Bitboard reach = KnightAttacks(Us, from) & target;
+    uint32_t base = NormalBase(from, kKnight);
+    AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
+    AddTargets(list, base, reach & checks(kKnight));
+  });
+  ForEachSquare(others & pos.pieces(kSilver), [&](Square from) {
+    Bitboard reach = SilverAttacks(Us, from) & target;
+    uint32_t base = NormalBase(from, kSilver);
+    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & gold_checks);
+    AddTargets(list, base, reach & checks(kSilver));
+  });
+  ForEachSquare(others & pos.golds(), [&](Square from) {
+    AddTargets(list, NormalBase(from, TypeOf(pos.piece_on(from))),
+               GoldAttacks(Us, from) & target & gold_checks);
+  });
+  // Sliders: skip those whose empty-board reach misses every check square.
+  Bitboard bishop_checks = checks(kBishop), horse_checks = checks(kHorse);
+  ForEachSquare(others & pos.pieces(kBishop), [&](Square from) {
+    if ((StepAttacks(Us, kBishop, from) & horse_checks).None()) return;
+    Bitboard reach = BishopAttacks(from, occupied) & target;
+    uint32_t base = NormalBase(from, kBishop);
+    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & horse_checks);
+    AddTargets(list, base, reach & bishop_checks);
+  });
+  ForEachSquare(others & pos.pieces(kHorse), [&](Square from) {
+    if (((StepAttacks(Us, kBishop, from) | KingAttacks(from)) & horse_checks).None()) return;
+    AddTargets(list, NormalBase(from, kHorse),
+               (BishopAttacks(from, occupied) | KingAttacks(from)) & target & horse_checks);
+  });
+  Bitboard rook_checks = checks(kRook), dragon_checks = checks(kDragon);
+  ForEachSquare(others & pos.pieces(kRook), [&](Square from) {
+    if ((StepAttacks(Us, kRook, from) & dragon_checks).None()) return;
+    Bitboard reach = RookAttacks(from, occupied) & target;
+    uint32_t base = NormalBase(from, kRook);
+    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & dragon_checks);
+    AddTargets(list, base, reach & rook_checks);
+  });
+  ForEachSquare(others & pos.pieces(kDragon), [&](Square from) {
+    if (((StepAttacks(Us, kRook, from) | KingAttacks(from)) & dragon_checks).None()) return;
+    AddTargets(list, NormalBase(from, kDragon),
+               (RookAttacks(from, occupied) | KingAttacks(from)) & target & dragon_checks);
+  });
+
+  // Drops onto empty check squares.
+  Hand hand = pos.hand(Us);
+  if (hand.Empty()) return;
+  Bitboard empty = ~occupied;
+  if (hand.Has(kPawn)) {
+    AddTargets(list, DropBase(kPawn), PawnDropTargets<Us>(pos, checks(kPawn) & empty));
   }
-  return false;
+  for (PieceType pt : {kLance, kKnight, kSilver, kGold, kBishop, kRook}) {
+    if (hand.Has(pt)) AddTargets(list, DropBase(pt), checks(pt) & empty);
+  }
+}
+
+enum class MateAnswer { kNoMate, kMate, kUnknown };
+
+// Whether the legal checking move m leaves the opponent without a legal reply, answered on the
+// position as it would be after m without making it. `ours_now` holds our pieces before m.
+// kUnknown only when the one remaining defence is a pawn drop that might itself be a pawn-drop
+// mate.
+template <Color Us>
+MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m) {
+  constexpr Color kThem = Side<Us>::kThem;
+  using T = Side<kThem>;
+  Square king = pos.king_square(kThem);
+  Square to = m.to();
+  Bitboard to_bb = SquareBB(to);
+  Bitboard from_bb;
+  AttackerSets<Us> ours = ours_now;
+  if (!m.is_drop()) {
+    from_bb = SquareBB(m.from());
+    ours.Toggle(m.moved_type(), m.from());
+  }
+  ours.Toggle(m.after_type(), to);
+  Bitboard occupied = (pos.occupied() | to_bb).AndNot(from_bb);
+  Bitboard theirs = pos.pieces(kThem).AndNot(to_bb);  // less what m captures
+
+  // The king steps out (or captures) to a square we do not attack.
+  Bitboard without_king = occupied ^ SquareBB(king);
+  for (Square escape : KingAttacks(king).AndNot(theirs)) {
+    if (!ours.Attacks(escape, without_king)) return MateAnswer::kNoMate;
+  }
+  Bitboard checkers = ours.AttackersTo(king, occupied);
+  if (checkers.MoreThanOne()) return MateAnswer::kMate;
+  Square checker = checkers.Lsb();
+
+  // Their pieces pinned by our sliders (after m) cannot capture or interpose.
+  Bitboard pinned;
+  ForEachSquare(ours.Snipers(king), [&](Square s) {
+    Bitboard b = Between(king, s) & occupied;
+    if (!b.MoreThanOne()) pinned |= b & theirs;
+  });
+  AttackerSets<kThem> defenders(pos, theirs.AndNot(pinned | SquareBB(king)));
+  if (defenders.AttackersTo(checker, occupied).Any()) return MateAnswer::kNoMate;
+
+  Bitboard between = Between(king, checker);
+  if (between.None()) return MateAnswer::kMate;
+  Hand hand = pos.hand(kThem);
+  if (hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook) ||
+      (hand.Has(kLance) && between.AndNot(T::LastRank()).Any()) ||
+      (hand.Has(kKnight) && between.AndNot(T::LastTwoRanks()).Any())) {
+    return MateAnswer::kNoMate;
+  }
+  for (Square sq : between) {
+    if (defenders.Attacks(sq, occupied)) return MateAnswer::kNoMate;
+  }
+  if (hand.Has(kPawn)) {
+    Bitboard drops =
+        between.AndNot(T::LastRank()).AndNot(PawnFiles(pos.pieces(kThem, kPawn).AndNot(to_bb)));
+    if (drops.Any()) {
+      // Their pawn dropped in front of our king might be a pawn-drop mate: leave it to the
+      // full test.
+      Square our_king = pos.king_square(Us);
+      bool may_mate = our_king != kNoSquare && (drops & PawnAttacks(Us, our_king)).Any();
+      return may_mate ? MateAnswer::kUnknown : MateAnswer::kNoMate;
+    }
+  }
+  return MateAnswer::kMate;
+}
+
+template <Color Us>
+Move FindMateIn1For(Position& pos) {
+  MoveList checks;
+  GenerateChecks(pos, checks);
+  AttackerSets<Us> ours(pos, pos.pieces(Us));
+  for (Move m : checks) {
+    // A checking pawn drop that mates is illegal (and not generated).
+    if (m.is_drop() && m.dropped_type() == kPawn) continue;
+    MateAnswer answer = MateAfterCheck<Us>(pos, ours, m);
+    if (answer == MateAnswer::kUnknown) {
+      pos.DoMove(m);
+      answer = HasEvasion(pos) ? MateAnswer::kNoMate : MateAnswer::kMate;
+      pos.UndoMove();
+    }
+    if (answer == MateAnswer::kMate) return m;
+  }
+  return Move::None();
 }
 
 }  // namespace
 
 void GenerateEvasions(const Position& pos, MoveList& list) {
-  GenerateEvasionsImpl<false>(pos, &list);
+  pos.side_to_move() == kBlack ? GenerateEvasionsFor<kBlack>(pos, list)
+                               : GenerateEvasionsFor<kWhite>(pos, list);
 }
 
-bool HasEvasion(const Position& pos) { return GenerateEvasionsImpl<true>(pos, nullptr); }
+bool HasEvasion(const Position& pos) {
+  return pos.side_to_move() == kBlack ? HasEvasionFor<kBlack>(pos) : HasEvasionFor<kWhite>(pos);
+}
 
 void GenerateLegal(const Position& pos, MoveList& list) {
   if (pos.in_check()) {
     GenerateEvasions(pos, list);
     return;
   }
-  Color us = pos.side_to_move(), them = ~us;
-  Square ksq = pos.king_square(us);
-  Bitboard occ = pos.occupied();
-  Bitboard ours = pos.pieces(us);
-  Bitboard target = ~ours;
-  Bitboard pinned = pos.pinned(us);
-  Bitboard kings = pos.pieces(us, kKing);
-  for (Square from : ours.AndNot(kings)) {
-    PieceType pt = TypeOf(pos.piece_on(from));
-    Bitboard targets = Attacks(us, pt, from, occ) & target;
-    if (pinned.Test(from)) targets &= Line(from, ksq);
-    AddPieceMoves(us, pt, from, targets, list);
-  }
-  if (ksq != kNoSquare) {
-    Bitboard occ_without_king = occ ^ SquareBB(ksq);
-    for (Square to : KingAttacks(ksq) & target) {
-      if (pos.AttackersTo(them, to, occ_without_king).None()) {
-        list.push_back(Move::Normal(ksq, to, kKing, false));
-      }
-    }
-  }
-  Bitboard empty = ~occ;
-  AddDrops(pos, [&](PieceType) { return empty; }, list);
+  pos.side_to_move() == kBlack ? GenerateLegalFor<kBlack>(pos, list)
+                               : GenerateLegalFor<kWhite>(pos, list);
 }
 
 void GenerateChecks(const Position& pos, MoveList& list) {
-  Color us = pos.side_to_move(), them = ~us;
-  Square their_king = pos.king_square(them);
-  if (their_king == kNoSquare) return;
+  if (!pos.has_king(~pos.side_to_move())) return;
   if (pos.in_check()) {
     MoveList evasions;
     GenerateEvasions(pos, evasions);
@@ -144,57 +684,12 @@ void GenerateChecks(const Position& pos, MoveList& list) {
     }
     return;
   }
-  Square ksq = pos.king_square(us);
-  Bitboard occ = pos.occupied();
-  Bitboard ours = pos.pieces(us);
-  Bitboard target = ~ours;
-  Bitboard pinned = pos.pinned(us);
-  Bitboard discoverers = pos.blockers_for_king(them) & ours;
-  Bitboard zone = PromotionZone(us);
-
-  for (Square from : ours.AndNot(pos.pieces(us, kKing))) {
-    PieceType pt = TypeOf(pos.piece_on(from));
-    Bitboard reach = Attacks(us, pt, from, occ) & target;
-    if (pinned.Test(from)) reach &= Line(from, ksq);
-    if (reach.None()) continue;
-    if (discoverers.Test(from)) {
-      // Leaving the line to the king discovers check, whatever the piece does.
-      Bitboard off_line = reach.AndNot(Line(from, their_king));
-      AddPieceMoves(us, pt, from, off_line, list);
-      reach &= Line(from, their_king);
-    }
-    Bitboard direct = reach & pos.check_squares(pt);
-    if (CanPromote(pt)) {
-      Bitboard promotable = zone.Test(from) ? reach : reach & zone;
-      for (Square to : promotable & pos.check_squares(Promote(pt))) {
-        list.push_back(Move::Normal(from, to, pt, true));
-      }
-      direct = direct.AndNot(DeadDropSquares(us, pt));
-    }
-    for (Square to : direct) list.push_back(Move::Normal(from, to, pt, false));
-  }
-  if (ksq != kNoSquare && discoverers.Test(ksq)) {
-    Bitboard occ_without_king = occ ^ SquareBB(ksq);
-    for (Square to : KingAttacks(ksq).AndNot(ours).AndNot(Line(ksq, their_king))) {
-      if (pos.AttackersTo(them, to, occ_without_king).None()) {
-        list.push_back(Move::Normal(ksq, to, kKing, false));
-      }
-    }
-  }
-  Bitboard empty = ~occ;
-  AddDrops(pos, [&](PieceType pt) { return pos.check_squares(pt) & empty; }, list);
+  pos.side_to_move() == kBlack ? GenerateChecksFor<kBlack>(pos, list)
+                               : GenerateChecksFor<kWhite>(pos, list);
 }
 
 Move FindMateIn1(Position& pos) {
-  MoveList checks;
-  GenerateChecks(pos, checks);
-  for (Move m : checks) {
-    pos.DoMove(m);
-    bool mate = !HasEvasion(pos);
-    pos.UndoMove();
-    if (mate) return m;
-  }
-  return Move::None();
+  return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack>(pos) : FindMateIn1For<kWhite>(pos);
 }
 
 }  // namespace tsume
