@@ -13,6 +13,8 @@ constexpr int kMaxMoves = 600;
 
 class MoveList {
  public:
+  // The array is left uninitialised: lists are built at every search node.
+  MoveList() {}
   void push_back(Move m) { moves_[size_++] = m; }
   void clear() { size_ = 0; }
   int size() const { return size_; }
@@ -29,7 +31,9 @@ class MoveList {
   }
 
  private:
-  Move moves_[kMaxMoves];
+  union {
+    Move moves_[kMaxMoves];
+  };
   int size_ = 0;
 };
 
