@@ -16,8 +16,8 @@ Bitboard promotion_zone[2];
 namespace {
 
 // (file delta, rank delta) per direction; rank delta -1 is toward Black's far side.
-constexpr int kDeltas[kNumDirections][2] = {
-    {0, 1}, {1, 0}, {1, 1}, {1, -1}, {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
+constexpr int kDeltas[kNumDirections][2] = {{0, 1},  {1, 0},  {1, 1},   {1, -1},
+                                            {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
 
 Bitboard Steps(Square sq, std::initializer_list<std::pair<int, int>> deltas) {
   Bitboard b;
@@ -41,7 +41,8 @@ void Init() {
   for (Square sq = 0; sq < kNumSquares; ++sq) {
     for (int d = 0; d < kNumDirections; ++d) {
       int f = FileOf(sq) + kDeltas[d][0], r = RankOf(sq) + kDeltas[d][1];
-      for (; OnBoard(f, r); f += kDeltas[d][0], r += kDeltas[d][1]) rays[d][sq].Set(MakeSquare(f, r));
+      for (; OnBoard(f, r); f += kDeltas[d][0], r += kDeltas[d][1])
+        rays[d][sq].Set(MakeSquare(f, r));
     }
   }
   for (Square sq = 0; sq < kNumSquares; ++sq) {
@@ -53,15 +54,16 @@ void Init() {
       t[kKnight][sq] = Steps(sq, {{-1, 2 * fw}, {1, 2 * fw}});
       t[kSilver][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, -fw}, {1, -fw}});
       t[kGold][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, 0}, {1, 0}, {0, -fw}});
-      t[kKing][sq] = Steps(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}});
+      t[kKing][sq] =
+          Steps(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}});
       t[kProPawn][sq] = t[kProLance][sq] = t[kProKnight][sq] = t[kProSilver][sq] = t[kGold][sq];
       // Sliders' step parts: the diagonal/orthogonal neighbours a horse/dragon adds.
       t[kHorse][sq] = Steps(sq, {{0, -1}, {-1, 0}, {1, 0}, {0, 1}});
       t[kDragon][sq] = Steps(sq, {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}});
       // Full empty-board reach for sliders, used by callers that want pseudo patterns.
       t[kLance][sq] = rays[c == kBlack ? kNorth : kSouth][sq];
-      t[kBishop][sq] = rays[kSouthWest][sq] | rays[kNorthWest][sq] | rays[kNorthEast][sq] |
-                       rays[kSouthEast][sq];
+      t[kBishop][sq] =
+          rays[kSouthWest][sq] | rays[kNorthWest][sq] | rays[kNorthEast][sq] | rays[kSouthEast][sq];
       t[kRook][sq] = rays[kSouth][sq] | rays[kWest][sq] | rays[kNorth][sq] | rays[kEast][sq];
     }
   }

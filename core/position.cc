@@ -121,9 +121,11 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
     for (char ch : ranks[rank]) {
       std::string where = absl::StrCat("SFEN board, rank ", rank + 1, " ('", ranks[rank], "')");
       if (ch >= '1' && ch <= '9') {
-        if (promoted) return absl::InvalidArgumentError(absl::StrCat(where, ": '+' before a digit"));
+        if (promoted)
+          return absl::InvalidArgumentError(absl::StrCat(where, ": '+' before a digit"));
         file -= ch - '0';
-        if (file < -1) return absl::InvalidArgumentError(absl::StrCat(where, ": more than 9 squares"));
+        if (file < -1)
+          return absl::InvalidArgumentError(absl::StrCat(where, ": more than 9 squares"));
         continue;
       }
       if (ch == '+') {
@@ -148,17 +150,20 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
       Color c = absl::ascii_isupper(ch) ? kBlack : kWhite;
       Square sq = MakeSquare(file, rank);
       if (pt == kKing && pos.king_[c] != kNoSquare) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "SFEN board: two ", c == kBlack ? "Black" : "White", " kings (", SquareName(pos.king_[c]),
-            " and ", SquareName(sq), ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("SFEN board: two ", c == kBlack ? "Black" : "White", " kings (",
+                         SquareName(pos.king_[c]), " and ", SquareName(sq), ")"));
       }
       pos.PutPiece(sq, MakePiece(c, pt));
       --file;
     }
-    if (promoted) return absl::InvalidArgumentError(absl::StrCat("SFEN board, rank ", rank + 1, ": trailing '+'"));
+    if (promoted)
+      return absl::InvalidArgumentError(
+          absl::StrCat("SFEN board, rank ", rank + 1, ": trailing '+'"));
     if (file != -1) {
-      return absl::InvalidArgumentError(absl::StrCat("SFEN board, rank ", rank + 1, " ('", ranks[rank],
-                                                     "'): ", 8 - file, " squares instead of 9"));
+      return absl::InvalidArgumentError(absl::StrCat("SFEN board, rank ", rank + 1, " ('",
+                                                     ranks[rank], "'): ", 8 - file,
+                                                     " squares instead of 9"));
     }
   }
 
@@ -179,14 +184,16 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
         count = count * 10 + (ch - '0');
         have_count = true;
         if (count > 18) {
-          return absl::InvalidArgumentError(absl::StrCat("SFEN hand '", fields[2], "': count too large"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("SFEN hand '", fields[2], "': count too large"));
         }
         continue;
       }
       PieceType pt = PieceTypeFromLetter(absl::ascii_toupper(ch));
       if (pt == kNoPieceType || pt == kKing) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "SFEN hand '", fields[2], "': '", std::string(1, ch), "' is not a piece that can be held"));
+        return absl::InvalidArgumentError(absl::StrCat("SFEN hand '", fields[2], "': '",
+                                                       std::string(1, ch),
+                                                       "' is not a piece that can be held"));
       }
       if (have_count && count == 0) {
         return absl::InvalidArgumentError(absl::StrCat("SFEN hand '", fields[2], "': zero count"));
@@ -194,15 +201,16 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
       Color c = absl::ascii_isupper(ch) ? kBlack : kWhite;
       int n = have_count ? count : 1;
       if (pos.hands_[c].Count(pt) + n > Hand::kMaxCount[pt]) {
-        return absl::InvalidArgumentError(absl::StrCat("SFEN hand '", fields[2], "': too many '",
-                                                       std::string(1, ch), "'"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("SFEN hand '", fields[2], "': too many '", std::string(1, ch), "'"));
       }
       pos.hands_[c].Add(pt, n);
       count = 0;
       have_count = false;
     }
     if (have_count) {
-      return absl::InvalidArgumentError(absl::StrCat("SFEN hand '", fields[2], "': trailing count"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("SFEN hand '", fields[2], "': trailing count"));
     }
   }
   if (fields.size() == 4) {
@@ -250,9 +258,9 @@ absl::Status Position::Validate() const {
   }
   for (PieceType pt : kHandTypes) {
     if (counts[pt] > Hand::kMaxCount[pt]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("illegal position: ", counts[pt], " pieces of kind '",
-                       std::string(1, PieceLetter(pt, kBlack)), "' (a set has ", Hand::kMaxCount[pt], ")"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "illegal position: ", counts[pt], " pieces of kind '",
+          std::string(1, PieceLetter(pt, kBlack)), "' (a set has ", Hand::kMaxCount[pt], ")"));
     }
   }
   for (Color c : {kBlack, kWhite}) {
@@ -266,9 +274,9 @@ absl::Status Position::Validate() const {
   }
   Color them = ~side_;
   if (has_king(them) && AttackersTo(side_, king_[them]).Any()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "illegal position: the side not to move (", them == kBlack ? "Black" : "White",
-        ") is in check at ", SquareName(king_[them])));
+    return absl::InvalidArgumentError(absl::StrCat("illegal position: the side not to move (",
+                                                   them == kBlack ? "Black" : "White",
+                                                   ") is in check at ", SquareName(king_[them])));
   }
   return absl::OkStatus();
 }
@@ -295,8 +303,8 @@ absl::StatusOr<Position> Position::FromUsiPosition(absl::string_view line) {
     ++index;
     absl::StatusOr<Move> m = pos->ParseUsiMove(usi);
     if (!m.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("position: move ", index, " '", usi,
-                                                     "': ", m.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("position: move ", index, " '", usi, "': ", m.status().message()));
     }
     pos->DoMove(*m);
   }
@@ -341,12 +349,11 @@ Bitboard Position::AttackersTo(Color c, Square sq, Bitboard occ) const {
   Bitboard bishops = by_type_[kBishop] | by_type_[kHorse];
   Bitboard rooks = by_type_[kRook] | by_type_[kDragon];
   Bitboard kings = by_type_[kKing] | by_type_[kHorse] | by_type_[kDragon];
-  Bitboard a = (PawnAttacks(them, sq) & by_type_[kPawn]) |
-               (KnightAttacks(them, sq) & by_type_[kKnight]) |
-               (SilverAttacks(them, sq) & by_type_[kSilver]) |
-               (GoldAttacks(them, sq) & gold_movers_) | (KingAttacks(sq) & kings) |
-               (LanceAttacks(them, sq, occ) & by_type_[kLance]) |
-               (BishopAttacks(sq, occ) & bishops) | (RookAttacks(sq, occ) & rooks);
+  Bitboard a =
+      (PawnAttacks(them, sq) & by_type_[kPawn]) | (KnightAttacks(them, sq) & by_type_[kKnight]) |
+      (SilverAttacks(them, sq) & by_type_[kSilver]) | (GoldAttacks(them, sq) & gold_movers_) |
+      (KingAttacks(sq) & kings) | (LanceAttacks(them, sq, occ) & by_type_[kLance]) |
+      (BishopAttacks(sq, occ) & bishops) | (RookAttacks(sq, occ) & rooks);
   return a & by_color_[c];
 }
 
@@ -467,8 +474,8 @@ absl::StatusOr<Move> Position::ParseUsiMove(absl::string_view usi) const {
     }
     Piece p = board_[from];
     if (p == kNoPiece || ColorOf(p) != side_) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("illegal move '", usi, "': no piece of the side to move on ", SquareName(from)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "illegal move '", usi, "': no piece of the side to move on ", SquareName(from)));
     }
     m = Move::Normal(from, to, TypeOf(p), usi.size() == 5);
   } else {

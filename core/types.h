@@ -103,12 +103,14 @@ class Hand {
   // Per-kind minimum and maximum (for proof and disproof pieces).
   static constexpr Hand Min(Hand a, Hand b) {
     Hand r;
-    for (PieceType pt : kHandTypes) r.Set(pt, a.Count(pt) < b.Count(pt) ? a.Count(pt) : b.Count(pt));
+    for (PieceType pt : kHandTypes)
+      r.Set(pt, a.Count(pt) < b.Count(pt) ? a.Count(pt) : b.Count(pt));
     return r;
   }
   static constexpr Hand Max(Hand a, Hand b) {
     Hand r;
-    for (PieceType pt : kHandTypes) r.Set(pt, a.Count(pt) > b.Count(pt) ? a.Count(pt) : b.Count(pt));
+    for (PieceType pt : kHandTypes)
+      r.Set(pt, a.Count(pt) > b.Count(pt) ? a.Count(pt) : b.Count(pt));
     return r;
   }
 
@@ -119,8 +121,8 @@ class Hand {
   // Fields: pawn 5 bits, lance/knight/silver/gold 3 bits, bishop/rook 2 bits, each + guard bit.
   static constexpr int kShift[8] = {0, 0, 6, 10, 14, 22, 25, 18};
   static constexpr uint32_t kMask[8] = {0, 31, 7, 7, 7, 3, 3, 7};
-  static constexpr uint32_t kGuards = (1u << 5) | (1u << 9) | (1u << 13) | (1u << 17) |
-                                      (1u << 21) | (1u << 24) | (1u << 27);
+  static constexpr uint32_t kGuards =
+      (1u << 5) | (1u << 9) | (1u << 13) | (1u << 17) | (1u << 21) | (1u << 24) | (1u << 27);
   uint32_t bits_ = 0;
 };
 

@@ -487,8 +487,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     uint64_t full_key = pos.key();
     path_.insert(full_key);
     ++ply_;
-    NodeResult r = hypothetical ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
-                                : Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
+    NodeResult r = hypothetical
+                       ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
+                       : Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
     --ply_;
     path_.erase(full_key);
     if (hypothetical) {

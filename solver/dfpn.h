@@ -28,10 +28,10 @@ namespace tsume {
 struct NodeResult {
   PnDn pn = 1;
   PnDn dn = 1;
-  int length = 0;           // when proven: a mate length (upper bound of the exact one)
-  int depth = 0;            // when disproven: no mate within this many plies
-  Hand pieces;              // proof or disproof pieces when final
-  bool tainted = false;     // disproof depends on the path (repetition)
+  int length = 0;        // when proven: a mate length (upper bound of the exact one)
+  int depth = 0;         // when disproven: no mate within this many plies
+  Hand pieces;           // proof or disproof pieces when final
+  bool tainted = false;  // disproof depends on the path (repetition)
   bool proven() const { return pn == 0; }
   bool disproven() const { return dn == 0; }
 };
@@ -77,8 +77,7 @@ class DfpnSearch {
     NodeResult result;
   };
 
-  NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
-                 uint64_t path_key);
+  NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node, uint64_t path_key);
   void InitChild(Position& pos, Child& child, int child_depth, bool child_or);
   // Repetition, path table and TT look-up for a child; false when nothing is known.
   bool LookUp(Child& child, uint64_t full_key, int child_depth);

@@ -13,19 +13,26 @@ namespace tsume {
 
 const char* ToString(SolveStatus s) {
   switch (s) {
-    case SolveStatus::kMate: return "mate";
-    case SolveStatus::kNoMate: return "nomate";
-    case SolveStatus::kUnknown: return "unknown";
+    case SolveStatus::kMate:
+      return "mate";
+    case SolveStatus::kNoMate:
+      return "nomate";
+    case SolveStatus::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 const char* ToString(LimitReason r) {
   switch (r) {
-    case LimitReason::kNone: return "";
-    case LimitReason::kNodes: return "nodes";
-    case LimitReason::kTime: return "time";
-    case LimitReason::kStopped: return "stopped";
+    case LimitReason::kNone:
+      return "";
+    case LimitReason::kNodes:
+      return "nodes";
+    case LimitReason::kTime:
+      return "time";
+    case LimitReason::kStopped:
+      return "stopped";
   }
   return "";
 }
@@ -140,7 +147,8 @@ class SolveRun {
       limits.on_tick = [this](int64_t nodes) { ReportProgress(nodes); };
     }
     limits.max_nodes = options.max_nodes;
-    if (options.time_limit != absl::InfiniteDuration()) limits.deadline = start + options.time_limit;
+    if (options.time_limit != absl::InfiniteDuration())
+      limits.deadline = start + options.time_limit;
     limits.stop = options.stop;
     return limits;
   }
@@ -217,7 +225,8 @@ class SolveRun {
       uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
       NodeResult r = search_.Run(pos, remaining - 3, true, child_path);
       bool longest = r.disproven();
-      if (longest && interposition) longest = search_.Run(pos, remaining - 1, true, child_path).proven();
+      if (longest && interposition)
+        longest = search_.Run(pos, remaining - 1, true, child_path).proven();
       if (longest) {
         line.push_back(m);
         bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
@@ -272,8 +281,7 @@ class SolveRun {
     for (Move capture : captures) {
       EnterHypothetical(pos, capture);
       // Same path key as the search's hypothetical child, so path-keyed results are shared.
-      NodeResult r =
-          search_.Run(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
+      NodeResult r = search_.Run(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
       LeaveHypothetical(pos);
       if (r.proven()) return capture;
       if (search_.limit_reached()) break;
@@ -287,7 +295,7 @@ class SolveRun {
   DfpnSearch search_;
   absl::Time next_progress_;
   std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
-  int best_length_ = 0;  // the shortest mate proven so far, for progress reports
+  int best_length_ = 0;         // the shortest mate proven so far, for progress reports
 };
 
 class Solver::Impl {
@@ -323,7 +331,9 @@ SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker
   Position copy = pos;
   NodeResult r;
   RunWithLargeStack([&] { r = impl_->run->Query(copy, max_plies, attacker_to_move); });
-  return r.proven() ? SolveStatus::kMate : r.disproven() ? SolveStatus::kNoMate : SolveStatus::kUnknown;
+  return r.proven()      ? SolveStatus::kMate
+         : r.disproven() ? SolveStatus::kNoMate
+                         : SolveStatus::kUnknown;
 }
 
 std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool attacker_to_move) {

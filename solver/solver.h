@@ -25,9 +25,9 @@ enum class Rules {
 struct SearchProgress {
   int64_t nodes = 0;
   absl::Duration elapsed;
-  double hashfull = 0;     // fraction of the table in use, 0..1
-  std::vector<Move> pv;    // current best line, when known
-  int mate_length = 0;     // the best mate length proven so far (0 = none yet)
+  double hashfull = 0;   // fraction of the table in use, 0..1
+  std::vector<Move> pv;  // current best line, when known
+  int mate_length = 0;   // the best mate length proven so far (0 = none yet)
 };
 
 struct SolveOptions {
@@ -48,8 +48,8 @@ struct SolveOptions {
 enum class SolveStatus { kMate, kNoMate, kUnknown };
 enum class LimitReason { kNone, kNodes, kTime, kStopped };
 
-const char* ToString(SolveStatus s);   // "mate", "nomate", "unknown"
-const char* ToString(LimitReason r);   // "", "nodes", "time", "stopped"
+const char* ToString(SolveStatus s);  // "mate", "nomate", "unknown"
+const char* ToString(LimitReason r);  // "", "nodes", "time", "stopped"
 
 struct SolveResult {
   SolveStatus status = SolveStatus::kUnknown;
@@ -59,7 +59,7 @@ struct SolveResult {
   std::vector<Move> moves;
   std::vector<int> uncounted;  // indices in `moves` of those uncounted plies
   int length = 0;              // the mate length under the rules
-  bool length_exact = false;               // length proven minimal under the rules
+  bool length_exact = false;   // length proven minimal under the rules
   int64_t nodes = 0;
   absl::Duration elapsed;
   double hashfull = 0;

@@ -82,13 +82,12 @@ void TranspositionTable::StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, Pn
   e->amount = std::max(e->amount, amount);
 }
 
-void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length,
-                                     uint32_t amount) {
+void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length, uint32_t amount) {
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.generation == generation_ && e.proven() && pieces.Dominates(Hand(e.hand)) &&
-        e.length_or_depth <= length) {
+    if (e.board_key == board_key && e.generation == generation_ && e.proven() &&
+        pieces.Dominates(Hand(e.hand)) && e.length_or_depth <= length) {
       return;  // an at least as strong proof is already stored
     }
   }
@@ -114,8 +113,8 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.generation == generation_ && e.disproven() && Hand(e.hand).Dominates(pieces) &&
-        e.length_or_depth >= depth) {
+    if (e.board_key == board_key && e.generation == generation_ && e.disproven() &&
+        Hand(e.hand).Dominates(pieces) && e.length_or_depth >= depth) {
       return;  // an at least as strong disproof is already stored
     }
   }
@@ -138,7 +137,8 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
 double TranspositionTable::Fill() const {
   uint64_t sample = std::min<uint64_t>(buckets_, 1024);
   uint64_t used = 0;
-  for (uint64_t i = 0; i < sample * kBucketSize; ++i) used += entries_[i].board_key != 0 && entries_[i].generation == generation_;
+  for (uint64_t i = 0; i < sample * kBucketSize; ++i)
+    used += entries_[i].board_key != 0 && entries_[i].generation == generation_;
   return double(used) / double(sample * kBucketSize);
 }
 

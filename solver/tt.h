@@ -51,9 +51,9 @@ static_assert(sizeof(TTEntry) == 32);
 struct TTProbe {
   PnDn pn = 1;
   PnDn dn = 1;
-  uint16_t length = 0;          // when pn == 0
-  uint16_t depth = 0;           // when dn == 0
-  Hand pieces;                  // proof or disproof pieces when final
+  uint16_t length = 0;  // when pn == 0
+  uint16_t depth = 0;   // when dn == 0
+  Hand pieces;          // proof or disproof pieces when final
   uint32_t amount = 0;
   bool found = false;
 };

@@ -9,32 +9,46 @@ namespace tsume {
 
 const char* ToString(FlawKind kind) {
   switch (kind) {
-    case FlawKind::kAlternativeMate: return "alternative_mate";
-    case FlawKind::kShorterMate: return "shorter_mate";
-    case FlawKind::kLongerThanStated: return "longer_than_stated";
-    case FlawKind::kPiecesLeft: return "pieces_left";
-    case FlawKind::kBadIntendedLine: return "bad_intended_line";
+    case FlawKind::kAlternativeMate:
+      return "alternative_mate";
+    case FlawKind::kShorterMate:
+      return "shorter_mate";
+    case FlawKind::kLongerThanStated:
+      return "longer_than_stated";
+    case FlawKind::kPiecesLeft:
+      return "pieces_left";
+    case FlawKind::kBadIntendedLine:
+      return "bad_intended_line";
   }
   return "";
 }
 
 const char* JapaneseName(FlawKind kind) {
   switch (kind) {
-    case FlawKind::kAlternativeMate: return "余詰";
-    case FlawKind::kShorterMate: return "早詰";
-    case FlawKind::kLongerThanStated: return "手数不足";
-    case FlawKind::kPiecesLeft: return "駒余り";
-    case FlawKind::kBadIntendedLine: return "作意手順不正";
+    case FlawKind::kAlternativeMate:
+      return "余詰";
+    case FlawKind::kShorterMate:
+      return "早詰";
+    case FlawKind::kLongerThanStated:
+      return "手数不足";
+    case FlawKind::kPiecesLeft:
+      return "駒余り";
+    case FlawKind::kBadIntendedLine:
+      return "作意手順不正";
   }
   return "";
 }
 
 const char* ToString(Verdict v) {
   switch (v) {
-    case Verdict::kSound: return "sound";
-    case Verdict::kFlawed: return "flawed";
-    case Verdict::kNotMate: return "not a mate";
-    case Verdict::kUnknown: return "unknown";
+    case Verdict::kSound:
+      return "sound";
+    case Verdict::kFlawed:
+      return "flawed";
+    case Verdict::kNotMate:
+      return "not a mate";
+    case Verdict::kUnknown:
+      return "unknown";
   }
   return "";
 }
@@ -56,7 +70,8 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
     Move m = intended[i];
     bool attacker = i % 2 == 0;
     if (!pos.IsFullyLegal(m)) return flaw(i + 1, absl::StrCat(ToUsi(m), " is not legal"));
-    if (attacker && !pos.GivesCheck(m)) return flaw(i + 1, absl::StrCat(ToUsi(m), " is not a check"));
+    if (attacker && !pos.GivesCheck(m))
+      return flaw(i + 1, absl::StrCat(ToUsi(m), " is not a check"));
     pos.DoMove(m);
     int remaining = n - i - 1;
     if (attacker) {
@@ -102,10 +117,10 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                             absl::StrCat("mate in ", length, ", stated ", *stated_length),
                             solution.moves});
   } else if (stated_length && *stated_length < length) {
-    report.flaws.push_back({FlawKind::kLongerThanStated, 0,
-                            absl::StrCat("the defence holds out for ", length, " plies, stated ",
-                                         *stated_length),
-                            solution.moves});
+    report.flaws.push_back(
+        {FlawKind::kLongerThanStated, 0,
+         absl::StrCat("the defence holds out for ", length, " plies, stated ", *stated_length),
+         solution.moves});
   }
 
   // The main line: the intended one when it is a correct solution of the exact length.
@@ -139,9 +154,9 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
           std::vector<Move> alt = {m};
           std::vector<Move> rest = solver.MateLine(pos, remaining - 1, false);
           alt.insert(alt.end(), rest.begin(), rest.end());
-          report.flaws.push_back({FlawKind::kAlternativeMate, i + 1,
-                                  absl::StrCat(ToUsi(m), " also mates within ", remaining, " plies"),
-                                  alt});
+          report.flaws.push_back(
+              {FlawKind::kAlternativeMate, i + 1,
+               absl::StrCat(ToUsi(m), " also mates within ", remaining, " plies"), alt});
         } else if (s == SolveStatus::kUnknown) {
           report.alternatives_complete = false;
         }
@@ -154,7 +169,8 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // 駒余り: pieces left in the attacker's hand at the end.
   Hand left = pos.hand(problem.side_to_move());
   if (!left.Empty()) {
-    report.flaws.push_back({FlawKind::kPiecesLeft, int(line.size()),
+    report.flaws.push_back({FlawKind::kPiecesLeft,
+                            int(line.size()),
                             absl::StrCat(left.Total(), " piece(s) left in the attacker's hand"),
                             {}});
   }

@@ -14,21 +14,21 @@
 namespace tsume {
 
 enum class FlawKind {
-  kAlternativeMate,  // 余詰: another attacker move also mates within the remaining length
-  kShorterMate,      // 早詰: the exact length is shorter than stated
-  kLongerThanStated, // the defender can hold out longer than the stated length
-  kPiecesLeft,       // 駒余り: the attacker holds pieces at the end of the main line
-  kBadIntendedLine,  // the given line is not a correct solution line
+  kAlternativeMate,   // 余詰: another attacker move also mates within the remaining length
+  kShorterMate,       // 早詰: the exact length is shorter than stated
+  kLongerThanStated,  // the defender can hold out longer than the stated length
+  kPiecesLeft,        // 駒余り: the attacker holds pieces at the end of the main line
+  kBadIntendedLine,   // the given line is not a correct solution line
 };
 
-const char* ToString(FlawKind kind);     // "alternative_mate", ...
-const char* JapaneseName(FlawKind kind); // "余詰", "早詰", ...
+const char* ToString(FlawKind kind);      // "alternative_mate", ...
+const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ...
 
 struct Flaw {
   FlawKind kind;
-  int ply = 0;              // 1-based ply of the main line where it occurs (0: whole problem)
-  std::string detail;       // a sentence for people
-  std::vector<Move> line;   // from the position before `ply`: the alternative mate, etc.
+  int ply = 0;             // 1-based ply of the main line where it occurs (0: whole problem)
+  std::string detail;      // a sentence for people
+  std::vector<Move> line;  // from the position before `ply`: the alternative mate, etc.
 };
 
 enum class Verdict { kSound, kFlawed, kNotMate, kUnknown };
@@ -36,8 +36,8 @@ const char* ToString(Verdict v);  // "sound", "flawed", "not a mate", "unknown"
 
 struct VerifyReport {
   Verdict verdict = Verdict::kUnknown;
-  SolveResult solution;           // the solver's exact solution under tsume rules
-  std::vector<Move> main_line;    // the line the checks ran along (intended if correct)
+  SolveResult solution;         // the solver's exact solution under tsume rules
+  std::vector<Move> main_line;  // the line the checks ran along (intended if correct)
   std::vector<Flaw> flaws;
   bool alternatives_complete = true;  // false when limits stopped the 余詰 search
 };

@@ -59,8 +59,9 @@ absl::StatusOr<int64_t> CliArgs::GetInt(const std::string& name, int64_t fallbac
   if (it == values_.end()) return fallback;
   int64_t v;
   if (!absl::SimpleAtoi(it->second, &v) || v < min || v > max) {
-    return absl::InvalidArgumentError(absl::StrCat("flag --", name, ": expected a whole number from ",
-                                                   min, " to ", max, ", got '", it->second, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("flag --", name,
+                                                   ": expected a whole number from ", min, " to ",
+                                                   max, ", got '", it->second, "'"));
   }
   return v;
 }

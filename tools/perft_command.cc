@@ -56,8 +56,11 @@ int RunPerft(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   int64_t nps = ms > 0 ? int64_t(nodes / ms * 1000) : 0;
   if (parsed->Has("json")) {
-    nlohmann::json j = {{"sfen", pos->Sfen()}, {"depth", depth}, {"nodes", nodes},
-                        {"time_ms", int64_t(ms)}, {"nps", nps}};
+    nlohmann::json j = {{"sfen", pos->Sfen()},
+                        {"depth", depth},
+                        {"nodes", nodes},
+                        {"time_ms", int64_t(ms)},
+                        {"nps", nps}};
     out << j.dump() << "\n";
   } else {
     out << "nodes " << nodes << "  time " << int64_t(ms) << " ms  nps " << nps << "\n";

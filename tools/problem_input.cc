@@ -14,8 +14,9 @@
 
 namespace tsume {
 
-absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(
-    const std::vector<std::string>& args, const std::string& format, std::ostream& err) {
+absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector<std::string>& args,
+                                                               const std::string& format,
+                                                               std::ostream& err) {
   std::vector<InputProblem> problems;
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");

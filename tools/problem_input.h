@@ -28,8 +28,9 @@ struct InputProblem {
 // each argument is a file read with the collection readers (`format`: auto, sfen, practical,
 // tsv, kif, csa). Bad lines in files are reported on `err` and skipped. Error: unreadable file
 // or an argument that is neither a position nor a file.
-absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(
-    const std::vector<std::string>& args, const std::string& format, std::ostream& err);
+absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector<std::string>& args,
+                                                               const std::string& format,
+                                                               std::ostream& err);
 
 }  // namespace tsume
 

@@ -22,7 +22,9 @@ void OnInterrupt(int) {
 }  // namespace
 
 ProgressLine::ProgressLine(std::ostream& out)
-    : out_(out), enabled_(&out == &std::cerr ? isatty(STDERR_FILENO) : &out == &std::cout && isatty(STDOUT_FILENO)) {}
+    : out_(out),
+      enabled_(&out == &std::cerr ? isatty(STDERR_FILENO)
+                                  : &out == &std::cout && isatty(STDOUT_FILENO)) {}
 
 ProgressLine::~ProgressLine() { Clear(); }
 
@@ -51,9 +53,9 @@ bool StopOnInterrupt::interrupted() const { return g_interrupted.load(); }
 
 std::string FormatProgress(const SearchProgress& p) {
   double seconds = absl::ToDoubleSeconds(p.elapsed);
-  std::string line = absl::StrFormat("nodes %d  nps %.0f  hash %.1f%%  %.1fs", p.nodes,
-                                     seconds > 0 ? p.nodes / seconds : 0.0, p.hashfull * 100,
-                                     seconds);
+  std::string line =
+      absl::StrFormat("nodes %d  nps %.0f  hash %.1f%%  %.1fs", p.nodes,
+                      seconds > 0 ? p.nodes / seconds : 0.0, p.hashfull * 100, seconds);
   if (p.mate_length > 0) absl::StrAppendFormat(&line, "  mate %d", p.mate_length);
   return line;
 }

@@ -50,8 +50,8 @@ absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args) {
 }
 
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<CliArgs> parsed =
-      CliArgs::Parse(args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "first-mate"});
+  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(
+      args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "first-mate"});
   if (!parsed.ok()) {
     err << "tsume solve: " << parsed.status().message() << "\n";
     return kExitUsage;

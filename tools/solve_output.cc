@@ -23,8 +23,8 @@ int64_t NodesPerSecond(const SolveResult& result) {
 
 std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result) {
-  std::string out = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
-                                 pos.Sfen(), "\n");
+  std::string out =
+      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", pos.Sfen(), "\n");
   switch (result.status) {
     case SolveStatus::kMate:
       absl::StrAppend(&out, "mate in ", result.length,

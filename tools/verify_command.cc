@@ -104,7 +104,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["moves"] = Usi(report.main_line);
       j["flaws"] = nlohmann::json::array();
       for (const Flaw& f : report.flaws) {
-        j["flaws"].push_back({{"kind", ToString(f.kind)}, {"ply", f.ply}, {"detail", f.detail},
+        j["flaws"].push_back({{"kind", ToString(f.kind)},
+                              {"ply", f.ply},
+                              {"detail", f.detail},
                               {"moves", Usi(f.line)}});
       }
       if (!intended_error.empty()) j["input_error"] = intended_error;
