@@ -9,6 +9,7 @@ namespace tsume {
 namespace {
 
 constexpr int kMaxPly = 8000;
+constexpr int kMaxHypotheticalNesting = 4;
 constexpr size_t kMaxRepetitionEntries = 4 << 20;
 
 int ChildDepth(int depth) { return depth == kInfiniteDepth ? kInfiniteDepth : depth - 1; }
@@ -141,9 +142,12 @@ void LeaveHypothetical(Position& pos) {
   pos.UndoMove();
 }
 
-bool DfpnSearch::IsMatedUnderRules(Position& pos) {
+bool DfpnSearch::IsMatedUnderRules(Position& pos, int nesting) {
   if (!HasEvasion(pos)) return true;
   if (rules_ != Rules::kTsume || !InterpositionSquareExists(pos)) return false;
+  // Each hypothetical capture may uncover another ranged checker; bound the chain (beyond
+  // it the drops simply count) so pieces uncovering each other in turn cannot recurse forever.
+  if (nesting >= kMaxHypotheticalNesting) return false;
   Bitboard between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
   MoveList evasions;
   GenerateEvasions(pos, evasions);
@@ -159,7 +163,7 @@ bool DfpnSearch::IsMatedUnderRules(Position& pos) {
     bool mated = false;
     for (Move capture : captures) {
       EnterHypothetical(pos, capture);
-      mated = IsMatedUnderRules(pos);
+      mated = IsMatedUnderRules(pos, nesting + 1);
       LeaveHypothetical(pos);
       if (mated) break;
     }

@@ -82,7 +82,7 @@ class DfpnSearch {
   // Repetition, path table and TT look-up for a child; false when nothing is known.
   bool LookUp(Child& child, uint64_t full_key, int child_depth);
   // The defender to move is mated: no legal reply, or (tsume rules) only useless drops.
-  bool IsMatedUnderRules(Position& pos);
+  bool IsMatedUnderRules(Position& pos, int nesting = 0);
   // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
   NodeResult QuickOrNode(Position& pos, int depth);
   bool CheckLimits();

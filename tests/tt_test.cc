@@ -1,0 +1,343 @@
+// The df-pn transposition table: hand dominance for proofs and disproofs, the depth rules of
+// proven lengths and depth-limited disproofs, unknown entries, replacement in full buckets (a
+// probe returns a stored fact that applies, or nothing) and Clear (generations, wrap-around).
+#include "solver/tt.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "core/types.h"
+
+namespace tsume {
+namespace {
+
+Hand MakeHand(int pawns, int lances, int knights, int silvers, int golds, int bishops, int rooks) {
+  Hand h;
+  h.Set(kPawn, pawns);
+  h.Set(kLance, lances);
+  h.Set(kKnight, knights);
+  h.Set(kSilver, silvers);
+  h.Set(kGold, golds);
+  h.Set(kBishop, bishops);
+  h.Set(kRook, rooks);
+  return h;
+}
+
+constexpr uint64_t kKey = 0x123456789abcdef1ull;
+constexpr uint64_t kOtherKey = 0x0fedcba987654321ull;
+
+TEST(TranspositionTableTest, EmptyTableFindsNothing) {
+  TranspositionTable tt(1);
+  TTProbe p = tt.Probe(kKey, Hand(), 5);
+  EXPECT_FALSE(p.found);
+  EXPECT_EQ(tt.Fill(), 0.0);
+}
+
+TEST(TranspositionTableTest, CapacityFollowsMegabytes) {
+  EXPECT_EQ(TranspositionTable(1).capacity(), (int64_t(1) << 20) / int64_t(sizeof(TTEntry)));
+  EXPECT_EQ(TranspositionTable(4).capacity(), 4 * TranspositionTable(1).capacity());
+  // Sizes that are not a power of two round down; zero or negative sizes still give a table.
+  EXPECT_EQ(TranspositionTable(3).capacity(), TranspositionTable(2).capacity());
+  EXPECT_EQ(TranspositionTable(0).capacity(), TranspositionTable(1).capacity());
+}
+
+TEST(TranspositionTableTest, ProofAppliesToHandsHoldingTheProofPieces) {
+  TranspositionTable tt(1);
+  Hand proof_pieces = MakeHand(1, 0, 0, 1, 1, 0, 0);  // P S G
+  tt.StoreProven(kKey, proof_pieces, 7, 10);
+
+  // Exactly the proof pieces, and any superset.
+  for (Hand h : {proof_pieces, MakeHand(3, 0, 0, 1, 1, 0, 0), MakeHand(1, 2, 1, 2, 1, 1, 1)}) {
+    TTProbe p = tt.Probe(kKey, h, 7);
+    ASSERT_TRUE(p.found);
+    EXPECT_EQ(p.pn, 0u);
+    EXPECT_EQ(p.length, 7);
+    EXPECT_EQ(p.pieces, proof_pieces);
+  }
+  // A hand missing any one of the kinds is not covered.
+  for (Hand h : {MakeHand(0, 0, 0, 1, 1, 0, 0), MakeHand(1, 0, 0, 0, 1, 0, 0),
+                 MakeHand(1, 0, 0, 1, 0, 2, 2), Hand()}) {
+    TTProbe p = tt.Probe(kKey, h, 99);
+    EXPECT_FALSE(p.found && p.pn == 0) << "hand bits " << h.bits();
+  }
+  // Another board never sees it.
+  EXPECT_FALSE(tt.Probe(kOtherKey, proof_pieces, 99).found);
+}
+
+TEST(TranspositionTableTest, ProofOfLengthLAnswersOnlyDepthsOfAtLeastL) {
+  TranspositionTable tt(1);
+  tt.StoreProven(kKey, Hand(), 9, 1);
+  EXPECT_FALSE(tt.Probe(kKey, Hand(), 7).found);
+  EXPECT_FALSE(tt.Probe(kKey, Hand(), 8).found);
+  EXPECT_TRUE(tt.Probe(kKey, Hand(), 9).found);
+  EXPECT_TRUE(tt.Probe(kKey, Hand(), 11).found);
+  EXPECT_TRUE(tt.Probe(kKey, Hand(), kInfiniteDepth).found);
+}
+
+TEST(TranspositionTableTest, DisproofAppliesToHandsHeldByTheDisproofPieces) {
+  TranspositionTable tt(1);
+  Hand disproof_pieces = MakeHand(2, 1, 0, 0, 1, 0, 0);  // 2P L G
+  tt.StoreDisproven(kKey, disproof_pieces, kInfiniteDepth, 10);
+
+  for (Hand h :
+       {disproof_pieces, Hand(), MakeHand(1, 0, 0, 0, 1, 0, 0), MakeHand(0, 1, 0, 0, 0, 0, 0)}) {
+    TTProbe p = tt.Probe(kKey, h, 31);
+    ASSERT_TRUE(p.found);
+    EXPECT_EQ(p.dn, 0u);
+    EXPECT_EQ(p.depth, kInfiniteDepth);
+    EXPECT_EQ(p.pieces, disproof_pieces);
+  }
+  // One more of any kind may make a mate possible.
+  for (Hand h : {MakeHand(3, 1, 0, 0, 1, 0, 0), MakeHand(2, 1, 1, 0, 1, 0, 0),
+                 MakeHand(0, 0, 0, 0, 0, 0, 1)}) {
+    TTProbe p = tt.Probe(kKey, h, 31);
+    EXPECT_FALSE(p.found && p.dn == 0) << "hand bits " << h.bits();
+  }
+}
+
+TEST(TranspositionTableTest, DepthLimitedDisproofAnswersOnlyDepthsUpToIt) {
+  TranspositionTable tt(1);
+  tt.StoreDisproven(kKey, Hand(), 5, 1);
+  for (int depth : {0, 1, 3, 5}) {
+    TTProbe p = tt.Probe(kKey, Hand(), depth);
+    ASSERT_TRUE(p.found) << depth;
+    EXPECT_EQ(p.dn, 0u);
+    EXPECT_EQ(p.depth, 5);
+  }
+  for (int depth : {6, 7, 99, int(kInfiniteDepth)}) {
+    EXPECT_FALSE(tt.Probe(kKey, Hand(), depth).found) << depth;
+  }
+}
+
+TEST(TranspositionTableTest, UnknownEntriesMatchTheExactHandOnly) {
+  TranspositionTable tt(1);
+  Hand h = MakeHand(1, 0, 0, 0, 1, 0, 0);
+  tt.StoreUnknown(kKey, h, 4, 9, 3);
+  TTProbe p = tt.Probe(kKey, h, 5);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 4u);
+  EXPECT_EQ(p.dn, 9u);
+  EXPECT_FALSE(tt.Probe(kKey, MakeHand(2, 0, 0, 0, 1, 0, 0), 5).found);
+  EXPECT_FALSE(tt.Probe(kKey, Hand(), 5).found);
+
+  // Storing again for the same hand updates the numbers in place.
+  tt.StoreUnknown(kKey, h, 6, 2, 1);
+  p = tt.Probe(kKey, h, 5);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 6u);
+  EXPECT_EQ(p.dn, 2u);
+}
+
+TEST(TranspositionTableTest, FinalResultsTakePrecedenceOverUnknownOnes) {
+  TranspositionTable tt(1);
+  Hand h = MakeHand(2, 0, 0, 1, 0, 0, 0);
+  tt.StoreUnknown(kKey, h, 3, 3, 1);
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 1, 0, 0, 0), 5, 1);
+  TTProbe p = tt.Probe(kKey, h, 5);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 0u);
+  // Too shallow for the proof: the unknown entry it made redundant is gone or still unknown,
+  // never a proof or a disproof.
+  p = tt.Probe(kKey, h, 3);
+  EXPECT_FALSE(p.found && (p.pn == 0 || p.dn == 0));
+
+  TranspositionTable tt2(1);
+  tt2.StoreUnknown(kKey, Hand(), 3, 3, 1);
+  tt2.StoreDisproven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 9, 1);
+  p = tt2.Probe(kKey, Hand(), 9);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.dn, 0u);
+}
+
+TEST(TranspositionTableTest, ProbeReturnsTheShortestApplicableProof) {
+  TranspositionTable tt(1);
+  // A long mate with few pieces and a short one that needs more.
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 11, 1);
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 0, 1, 0, 0), 5, 1);
+  TTProbe p = tt.Probe(kKey, MakeHand(1, 0, 0, 0, 1, 0, 0), kInfiniteDepth);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.length, 5);
+  // Without the gold only the long one applies.
+  p = tt.Probe(kKey, MakeHand(5, 0, 0, 0, 0, 0, 0), kInfiniteDepth);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.length, 11);
+  // A depth limit between the two lengths: the short proof fits.
+  p = tt.Probe(kKey, MakeHand(1, 0, 0, 0, 1, 0, 0), 7);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.length, 5);
+  // Depth 7 without the gold: no proof short enough.
+  EXPECT_FALSE(tt.Probe(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 7).found);
+}
+
+TEST(TranspositionTableTest, StrongerProofReplacesWeakerOneAndWeakerIsIgnored) {
+  TranspositionTable tt(1);
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 0, 1, 0, 0), 9, 1);
+  // Fewer pieces, shorter: dominates the first.
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 7, 1);
+  TTProbe p = tt.Probe(kKey, MakeHand(1, 0, 0, 0, 1, 0, 0), kInfiniteDepth);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.length, 7);
+  EXPECT_EQ(p.pieces, MakeHand(1, 0, 0, 0, 0, 0, 0));
+  // A weaker proof afterwards changes nothing.
+  tt.StoreProven(kKey, MakeHand(2, 0, 0, 0, 0, 0, 0), 9, 1);
+  p = tt.Probe(kKey, MakeHand(2, 0, 0, 0, 0, 0, 0), kInfiniteDepth);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.length, 7);
+  EXPECT_EQ(p.pieces, MakeHand(1, 0, 0, 0, 0, 0, 0));
+}
+
+TEST(TranspositionTableTest, StrongerDisproofReplacesWeakerOne) {
+  TranspositionTable tt(1);
+  tt.StoreDisproven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 5, 1);
+  tt.StoreDisproven(kKey, MakeHand(2, 0, 0, 0, 0, 0, 0), 9, 1);
+  TTProbe p = tt.Probe(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 9);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.dn, 0u);
+  EXPECT_EQ(p.depth, 9);
+  // Weaker afterwards: ignored, the stronger one still answers.
+  tt.StoreDisproven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 3, 1);
+  p = tt.Probe(kKey, MakeHand(2, 0, 0, 0, 0, 0, 0), 9);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.depth, 9);
+}
+
+TEST(TranspositionTableTest, ClearEmptiesTheTable) {
+  TranspositionTable tt(1);
+  for (uint64_t k = 1; k <= 1000; ++k) tt.StoreProven(k * 0x9E3779B97F4A7C15ull, Hand(), 3, 1);
+  EXPECT_GT(tt.Fill(), 0.0);
+  ASSERT_TRUE(tt.Probe(1 * 0x9E3779B97F4A7C15ull, Hand(), 3).found);
+  tt.Clear();
+  EXPECT_EQ(tt.Fill(), 0.0);
+  for (uint64_t k = 1; k <= 1000; ++k) {
+    ASSERT_FALSE(tt.Probe(k * 0x9E3779B97F4A7C15ull, Hand(), 99).found) << k;
+  }
+  // The table works as before after a clear.
+  tt.StoreDisproven(kKey, Hand(), 3, 1);
+  EXPECT_TRUE(tt.Probe(kKey, Hand(), 3).found);
+}
+
+TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
+  TranspositionTable tt(1);
+  for (int i = 0; i < 5; ++i) tt.Clear();
+  tt.StoreProven(kKey, Hand(), 1, 1);
+  tt.StoreDisproven(kOtherKey, Hand(), kInfiniteDepth, 1);
+  tt.StoreUnknown(kKey ^ 1, Hand(), 2, 2, 1);
+  // A 16-bit generation comes back to the same value after 65535 clears; stale entries of that
+  // generation must not come back to life.
+  for (int i = 0; i < 65535; ++i) {
+    tt.Clear();
+    if (i % 4096 == 0 || i >= 65530) {
+      ASSERT_FALSE(tt.Probe(kKey, Hand(), 99).found) << "after " << i + 1 << " clears";
+      ASSERT_FALSE(tt.Probe(kOtherKey, Hand(), 99).found) << "after " << i + 1 << " clears";
+      ASSERT_FALSE(tt.Probe(kKey ^ 1, Hand(), 99).found) << "after " << i + 1 << " clears";
+    }
+  }
+  EXPECT_EQ(tt.Fill(), 0.0);
+}
+
+// What the model remembers having stored: board key, pieces, proven (else disproven), length
+// or depth.
+using Fact = std::tuple<uint64_t, uint32_t, bool, int>;
+
+// A random hand with small counts, so dominance relations between hands are common.
+Hand RandomHand(std::mt19937_64& rng) {
+  Hand h;
+  for (PieceType pt : kHandTypes) h.Set(pt, int(rng() % 3 == 0 ? rng() % 3 : 0));
+  return h;
+}
+
+// With a 1 MB table (4096 buckets of 8) and keys confined to a few buckets, buckets overflow
+// constantly. Every probe must return a stored fact that applies to the query, or nothing.
+TEST(TranspositionTableTest, ReplacementInFullBucketsNeverInventsResults) {
+  TranspositionTable tt(1);
+  const uint64_t buckets = uint64_t(tt.capacity()) / 8;
+  std::mt19937_64 rng(20240601);
+  // 40 boards sharing 3 buckets: the low bits pick the bucket, the high bits tell boards apart.
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < 40; ++i) keys.push_back((uint64_t(i + 1) << 40) | (uint64_t(i % 3) * 7));
+  for (uint64_t k : keys) ASSERT_LT(k & (buckets - 1), 3 * 7 + 1);
+
+  // Each board has a hidden truth: it is mated in `mate_length[i]` plies with any hand holding
+  // `threshold[i]`, and never with a hand that does not. Stored facts follow that truth, so no
+  // two of them contradict each other and a probe answer can be checked against it.
+  std::vector<Hand> threshold;
+  std::vector<int> mate_length;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    threshold.push_back(RandomHand(rng));
+    mate_length.push_back(1 + 2 * int(rng() % 10));
+  }
+  std::set<Fact> facts;
+  int checked = 0, found = 0;
+  const int steps = TSUME_SANITIZED ? 20000 : 200000;
+  for (int step = 0; step < steps; ++step) {
+    size_t i = rng() % keys.size();
+    uint64_t key = keys[i];
+    Hand h = RandomHand(rng);
+    int depth = rng() % 8 == 0 ? kInfiniteDepth : int(rng() % 25);
+    uint32_t amount = uint32_t(rng() % 1000);
+    switch (rng() % 4) {
+      case 0:
+        if (h.Dominates(threshold[i])) {
+          // Proof pieces: the threshold (or more) and a length at least the true one.
+          int length = mate_length[i] + 2 * int(rng() % 3);
+          tt.StoreProven(key, threshold[i], length, amount);
+          facts.insert({key, threshold[i].bits(), true, length});
+        } else {
+          // No mate at any depth for hands without the threshold: disprove with `h`, which
+          // lacks some of it (so does every hand it holds).
+          tt.StoreDisproven(key, h, kInfiniteDepth, amount);
+          facts.insert({key, h.bits(), false, kInfiniteDepth});
+        }
+        break;
+      case 1:
+        if (h.Dominates(threshold[i]) && mate_length[i] > 1) {
+          // Shorter than the true length: disproven to that depth for every hand.
+          int d = int(rng() % mate_length[i]);
+          Hand all;
+          for (PieceType pt : kHandTypes) all.Set(pt, 2);
+          tt.StoreDisproven(key, all, d, amount);
+          facts.insert({key, all.bits(), false, d});
+        }
+        break;
+      case 2:
+        tt.StoreUnknown(key, h, PnDn(1 + rng() % 50), PnDn(1 + rng() % 50), amount);
+        break;
+      default: {
+        ++checked;
+        TTProbe p = tt.Probe(key, h, depth);
+        if (!p.found) break;
+        ++found;
+        if (p.pn == 0) {
+          // The truth agrees, and some stored proof justifies exactly this answer.
+          ASSERT_TRUE(h.Dominates(threshold[i]));
+          ASSERT_LE(p.length, depth);
+          ASSERT_GE(p.length, mate_length[i]);
+          ASSERT_TRUE(h.Dominates(p.pieces));
+          ASSERT_TRUE(facts.contains({key, p.pieces.bits(), true, p.length}))
+              << "proof that was never stored, step " << step;
+        } else if (p.dn == 0) {
+          ASSERT_TRUE(!h.Dominates(threshold[i]) || depth < mate_length[i])
+              << "disproof contradicts a mate, step " << step;
+          ASSERT_GE(p.depth, depth);
+          ASSERT_TRUE(p.pieces.Dominates(h));
+          ASSERT_TRUE(facts.contains({key, p.pieces.bits(), false, p.depth}))
+              << "disproof that was never stored, step " << step;
+        } else {
+          // Unknown: only for exactly this hand.
+          ASSERT_EQ(p.pieces, h);
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, steps / 10);
+  EXPECT_GT(found, steps / 100);  // the test did exercise hits, not only misses
+  EXPECT_GT(tt.Fill(), 0.0);
+}
+
+}  // namespace
+}  // namespace tsume
