@@ -9,7 +9,7 @@ namespace tsume {
 namespace {
 
 constexpr int kMaxPly = 8000;
-constexpr int kMaxHypotheticalNesting = 4;
+constexpr int kMaxHypotheticalNesting = 8;  // enough for the 7 squares of a full line
 constexpr size_t kMaxRepetitionEntries = 4 << 20;
 
 int ChildDepth(int depth) { return depth == kInfiniteDepth ? kInfiniteDepth : depth - 1; }
