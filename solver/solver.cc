@@ -239,7 +239,8 @@ class SolveRun {
     // Every longest line goes through a useless drop: show the drop and its capture (they do
     // not count), then go on from the position after the capture with the same length.
     for (Move m : moves) {
-      if (!IsDeferrableDrop(m, deferred)) continue;
+      // A square whose capture mates sooner is not the longest defence.
+      if (!IsDeferrableDrop(m, deferred) || short_squares.Test(m.to())) continue;
       Move capture = HypotheticalMateWithin(pos, m.to(), remaining, path_key);
       if (capture.is_none()) continue;
       pos.DoMove(m);

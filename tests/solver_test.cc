@@ -15,7 +15,6 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -172,6 +171,25 @@ std::string Describe(const SolveResult& r) {
   return ::testing::AssertionSuccess();
 }
 
+// An exact length must be what the search itself proves for the root: a mate within it and
+// none within two plies less. Queries the solver that just solved `root`.
+::testing::AssertionResult LengthAgreesWithSearch(Solver& solver, const Position& root,
+                                                  const SolveResult& r) {
+  if (r.status != SolveStatus::kMate || !r.length_exact) return ::testing::AssertionSuccess();
+  SolveStatus within = solver.MateWithin(root, r.length, true);
+  SolveStatus shorter =
+      r.length < 3 ? SolveStatus::kNoMate : solver.MateWithin(root, r.length - 2, true);
+  if (within == SolveStatus::kUnknown || shorter == SolveStatus::kUnknown) {
+    return ::testing::AssertionSuccess();  // out of limits: nothing to compare
+  }
+  if (within != SolveStatus::kMate || shorter != SolveStatus::kNoMate) {
+    return ::testing::AssertionFailure()
+           << "reported exact length " << r.length << ", but the search says: within " << r.length
+           << " " << ToString(within) << ", within " << r.length - 2 << " " << ToString(shorter);
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // ---------------------------------------------------------------------------------------------
 // An independent oracle for short problems under game rules: plain exhaustive search over checks
 // and evasions, sharing only the move generators with the solver.
@@ -261,8 +279,10 @@ TEST_P(RuleRowTest, SolvesUnderTsumeAndGameRules) {
   static Solver* const solver = new Solver(Options(Rules::kTsume));
   solver->set_options(Options(Rules::kTsume, node_cap));
   SolveResult tsume = solver->Solve(root);
+  EXPECT_TRUE(LengthAgreesWithSearch(*solver, root, tsume)) << "tsume: " << Describe(tsume);
   solver->set_options(Options(Rules::kGame, node_cap));
   SolveResult game = solver->Solve(root);
+  EXPECT_TRUE(LengthAgreesWithSearch(*solver, root, game)) << "game: " << Describe(game);
   SCOPED_TRACE("tsume: " + Describe(tsume));
   SCOPED_TRACE("game: " + Describe(game));
 
@@ -536,6 +556,33 @@ TEST(SolverDeathTest, HypotheticalCapturesThatUncoverEachOtherTerminate) {
       ::testing::ExitedWithCode(0), "");
 }
 
+// Regression: the reported exact length must be the searched one. Here the search proves 19
+// plies (none within 17; the defence 6h7h alone needs 17 more), but the line extraction, when
+// every longest defence goes through a useless drop, showed the drop on the square next to the
+// king (P*3e, captured with mate at once) instead of one that holds out longest, and the
+// length counted from that line came out as 5: "6g5e 6h6g 2c2d 3d2d 8i7i P*3e 7i3e".
+TEST(SolverBugTest, ReportedLengthIsTheSearchedLength) {
+  Position root = MustParse("8+r/5+r1+L1/7+PG/5Sk2/3sp2p+p/9/3N1L+p2/3+b5/1+B7 b 2np 1");
+  Solver solver(Options(Rules::kTsume, kSanitized ? 300000 : 0));
+  SolveResult r = solver.Solve(root);
+  if (kSanitized && r.status == SolveStatus::kUnknown) GTEST_SKIP() << "node limit";
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  EXPECT_TRUE(LengthAgreesWithSearch(solver, root, r)) << Describe(r);
+  // The defender's reply 6h7h after 6g5e, solved on its own, outlasts a 5-ply mate.
+  Position after = root;
+  for (const char* usi : {"6g5e", "6h7h"}) {
+    absl::StatusOr<Move> m = after.ParseUsiMove(usi);
+    ASSERT_TRUE(m.ok()) << m.status();
+    after.DoMove(*m);
+  }
+  Solver fresh(Options(Rules::kTsume, kSanitized ? 300000 : 0));
+  SolveResult rest = fresh.Solve(after);
+  ASSERT_EQ(rest.status, SolveStatus::kMate) << Describe(rest);
+  if (r.moves.size() > 0 && ToUsi(r.moves[0]) == "6g5e" && rest.length_exact) {
+    EXPECT_GE(r.length, rest.length + 2) << Describe(r) << "\nafter 6g5e 6h7h: " << Describe(rest);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Practical problems: exact lengths under game rules, both colours attacking.
 
@@ -554,6 +601,7 @@ TEST(PracticalTest, SampleIsSolvedWithTheStatedLengthUnderGameRules) {
       EXPECT_EQ(r.length, *p.expected_length) << Describe(r);
       EXPECT_TRUE(r.length_exact);
       EXPECT_TRUE(ValidMainLine(root, r, Rules::kGame)) << Describe(r);
+      EXPECT_TRUE(LengthAgreesWithSearch(solver, root, r)) << Describe(r);
       ++solved;
       white_attacks += root.side_to_move() == kWhite;
     }
