@@ -120,6 +120,20 @@ NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path
   return result;
 }
 
+NodeResult DfpnSearch::Peek(const Position& pos, int depth, bool or_node) const {
+  NodeResult r;
+  Color attacker = or_node ? pos.side_to_move() : ~pos.side_to_move();
+  TTProbe probe = tt_.Probe(pos.board_key(), pos.hand(attacker), depth);
+  if (probe.found && (probe.pn == 0 || probe.dn == 0)) {
+    r.pn = probe.pn;
+    r.dn = probe.dn;
+    r.length = probe.length;
+    r.depth = probe.depth;
+    r.pieces = probe.pieces;
+  }
+  return r;
+}
+
 bool IsDeferrableDrop(Move m, Bitboard between) { return m.is_drop() && between.Test(m.to()); }
 
 void HypotheticalCaptures(Position& pos, Square s, MoveList& out) {

@@ -52,6 +52,10 @@ class DfpnSearch {
   // repetition, and `path_key` identifies that history.
   NodeResult Run(Position& pos, int depth, bool or_node, uint64_t path_key);
 
+  // What the table alone knows about `pos` for a mate within `depth` plies (no search; a
+  // position on the current path is not looked at). Unknown when nothing is stored.
+  NodeResult Peek(const Position& pos, int depth, bool or_node) const;
+
   // Clears the path-keyed repetition results (call when the table is cleared).
   void ClearRepetitionTable() { repetition_table_.clear(); }
 

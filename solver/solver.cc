@@ -185,6 +185,8 @@ class SolveRun {
     MoveList moves;
     if (or_node) {
       GenerateChecks(pos, moves);
+      // Checks the table already proves short come first: the passes before left them there.
+      OrderByTable(pos, moves, remaining - 1, false);
       for (Move m : moves) {
         pos.DoMove(m);
         uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
@@ -216,8 +218,12 @@ class SolveRun {
       }
       if (search_.limit_reached()) return false;
     }
+    if (!options_.exact_length) return ExtractProofDefence(pos, remaining, path_key, moves,
+                                                          deferred, short_squares, line);
     // The longest defence: the attacker cannot mate faster than the remaining length. A drop
     // in between counts only when its own line is that long (not longer: then it is useless).
+    // The exact-length pass left a refutation of the shorter mate in the table: try it first.
+    OrderByTable(pos, moves, remaining - 3, true);
     for (Move m : moves) {
       bool interposition = IsDeferrableDrop(m, deferred);
       if (interposition && short_squares.Test(m.to())) continue;
@@ -256,21 +262,53 @@ class SolveRun {
       pos.UndoMove();
       return ok;
     }
-    // The length was not proven exact (first-mate mode): follow any defence still mated within
-    // the remaining length.
+    return false;
+  }
+
+  // Puts first the moves whose resulting position the table already settles the useful way:
+  // for checks (child_or false: the child is an AND node) a proof within `depth`, shortest
+  // first; for defences a disproof at `depth`.
+  void OrderByTable(Position& pos, MoveList& moves, int depth, bool child_or) {
+    if (depth < 0) return;
+    std::vector<std::pair<int, Move>> scored;
+    scored.reserve(moves.size());
     for (Move m : moves) {
       pos.DoMove(m);
-      uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
-      if (search_.Run(pos, remaining - 1, true, child_path).proven()) {
-        line.push_back(m);
-        bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
-        pos.UndoMove();
-        return ok;
-      }
+      NodeResult r = search_.Peek(pos, depth, child_or);
+      pos.UndoMove();
+      int score = child_or ? (r.disproven() ? 0 : 1) : (r.proven() ? r.length : kInfiniteDepth);
+      scored.emplace_back(score, m);
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    moves.clear();
+    for (const auto& [score, m] : scored) moves.push_back(m);
+  }
+
+  // First-mate mode: the length is only an upper bound, so follow the proof instead of the
+  // longest defence: the reply whose own mate is the longest the search has found.
+  bool ExtractProofDefence(Position& pos, int remaining, uint64_t path_key, const MoveList& moves,
+                           Bitboard deferred, Bitboard short_squares, std::vector<Move>& line) {
+    Move best = Move::None();
+    int best_length = -1;
+    for (Move m : moves) {
+      if (IsDeferrableDrop(m, deferred) && short_squares.Test(m.to())) continue;
+      pos.DoMove(m);
+      NodeResult r = search_.Run(pos, remaining - 1, true, DfpnSearch::ChildPathKey(path_key, m));
       pos.UndoMove();
       if (search_.limit_reached()) return false;
+      if (r.proven() && r.length > best_length) {
+        best_length = r.length;
+        best = m;
+      }
     }
-    return false;
+    if (best.is_none()) return false;
+    pos.DoMove(best);
+    line.push_back(best);
+    bool ok = ExtractLine(pos, best_length, true, DfpnSearch::ChildPathKey(path_key, best),
+                          line);
+    pos.UndoMove();
+    return ok;
   }
 
   // Tsume rules: an attacker capture on s (played as if the defender had passed, keeping the
