@@ -636,9 +636,7 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
 }
 
 template <Color Us>
-Move FindMateIn1For(Position& pos) {
-  MoveList checks;
-  GenerateChecks(pos, checks);
+Move FindMateIn1For(Position& pos, const MoveList& checks) {
   AttackerSets<Us> ours(pos, pos.pieces(Us));
   for (Move m : checks) {
     // A checking pawn drop that mates is illegal (and not generated).
@@ -689,7 +687,14 @@ void GenerateChecks(const Position& pos, MoveList& list) {
 }
 
 Move FindMateIn1(Position& pos) {
-  return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack>(pos) : FindMateIn1For<kWhite>(pos);
+  MoveList checks;
+  GenerateChecks(pos, checks);
+  return FindMateIn1(pos, checks);
+}
+
+Move FindMateIn1(Position& pos, const MoveList& checks) {
+  return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack>(pos, checks)
+                                      : FindMateIn1For<kWhite>(pos, checks);
 }
 
 }  // namespace tsume

@@ -58,6 +58,9 @@ inline bool IsCheckmate(const Position& pos) { return pos.in_check() && !HasEvas
 // A checking move after which the opponent has no legal reply, or Move::None(). Consistent with
 // the pawn-drop mate rule (a pawn drop is never returned). `pos` is restored before returning.
 Move FindMateIn1(Position& pos);
+// The same among `checks`, the output of GenerateChecks(pos) (for callers that need the list
+// anyway): the first of them that mates.
+Move FindMateIn1(Position& pos, const MoveList& checks);
 
 }  // namespace tsume
 

@@ -51,6 +51,15 @@ Hand RequireMissingInterposers(const Position& pos, Hand proof, Hand attacker_ha
   return proof;
 }
 
+// Whether the check m might leave a square between the king and a checker (a superset: a
+// check from a piece that does not touch the king and is no knight, or one that may uncover).
+bool MayCheckFromAfar(const Position& pos, Move m) {
+  Square king = pos.king_square(~pos.side_to_move());
+  PieceType pt = m.is_drop() ? m.dropped_type() : m.after_type();
+  if (pt != kKnight && !KingAttacks(king).Test(m.to())) return true;
+  return !m.is_drop() && pos.blockers_for_king(~pos.side_to_move()).Test(m.from());
+}
+
 }  // namespace
 
 Hand MatedProofPieces(const Position& pos, Hand attacker_hand) {
@@ -211,10 +220,15 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
     r.pieces = d;
     return r;
   }
+  // A mate under game rules is one under tsume rules too; the fast test (no move played for
+  // most checks) first. Tsume rules add the checks leaving only useless drops in between.
+  Move game_mate = FindMateIn1(pos, checks);
   for (Move m : checks) {
+    if (!game_mate.is_none() && m != game_mate) continue;
+    if (game_mate.is_none() && (rules_ != Rules::kTsume || !MayCheckFromAfar(pos, m))) continue;
     Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
     pos.DoMove(m);
-    bool mate = IsMatedUnderRules(pos);
+    bool mate = !game_mate.is_none() || IsMatedUnderRules(pos);
     Hand proof;
     if (mate) proof = MatedProofPieces(pos, pos.hand(attacker));
     pos.UndoMove();
@@ -356,6 +370,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     Child c;
     c.move = m;
     c.board_key = pos.BoardKeyAfter(m);
+    tt_.Prefetch(c.board_key);
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
     if (m.is_drop() && interposition.Test(m.to())) c.square = m.to();

@@ -1,7 +1,10 @@
 #include "solver/tt.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <bit>
+#include <new>
 
 namespace tsume {
 
@@ -10,14 +13,20 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   uint64_t buckets = bytes / (sizeof(TTEntry) * kBucketSize);
   buckets_ = std::bit_floor(std::max<uint64_t>(buckets, 1));
   mask_ = buckets_ - 1;
-  entries_.reset(new TTEntry[buckets_ * kBucketSize]);
+  bytes_ = buckets_ * kBucketSize * sizeof(TTEntry);
+  void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  entries_ = static_cast<TTEntry*>(memory);
   generation_ = 1;
 }
+
+TranspositionTable::~TranspositionTable() { munmap(entries_, bytes_); }
 
 void TranspositionTable::Clear() {
   // Bumping the generation empties the table in O(1); a full wipe only when it wraps.
   if (++generation_ == 0) {
-    std::fill(entries_.get(), entries_.get() + buckets_ * kBucketSize, TTEntry{});
+    // Handing the pages back empties them (zero pages are empty slots) and frees the memory.
+    madvise(entries_, bytes_, MADV_DONTNEED);
     generation_ = 1;
   }
 }

@@ -9,8 +9,8 @@
 #ifndef TSUME_SOLVER_TT_H_
 #define TSUME_SOLVER_TT_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "core/types.h"
@@ -61,10 +61,15 @@ struct TTProbe {
 class TranspositionTable {
  public:
   explicit TranspositionTable(int64_t megabytes);
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
 
   void Clear();
   // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
   TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
+  // Starts loading the bucket of `board_key` into the cache (probes follow shortly).
+  void Prefetch(uint64_t board_key) const { __builtin_prefetch(Bucket(board_key)); }
   // Unknown result for exactly (board, hand).
   void StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn, uint32_t amount);
   // Proof with proof pieces and mate length.
@@ -81,7 +86,11 @@ class TranspositionTable {
   TTEntry* Bucket(uint64_t board_key) const { return &entries_[(board_key & mask_) * kBucketSize]; }
   TTEntry* Slot(uint64_t board_key, Hand hand);
 
-  std::unique_ptr<TTEntry[]> entries_;
+  // Anonymous memory: zero (empty) until first touched, so resident memory grows with use.
+  // (Huge pages were tried: no gain on practical problems, and synchronous compaction made
+  // the first solve of a process take up to a second.)
+  TTEntry* entries_ = nullptr;
+  size_t bytes_ = 0;
   uint64_t buckets_ = 0;
   uint64_t mask_ = 0;
   uint16_t generation_ = 1;  // entries of other generations are empty
