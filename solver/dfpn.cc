@@ -51,6 +51,10 @@ Hand RequireMissingInterposers(const Position& pos, Hand proof, Hand attacker_ha
   return proof;
 }
 
+// df-pn+ initial values from the number of moves at a new node (at least 1).
+PnDn InitialProofNumber(int evasions) { return PnDn(std::max(1, evasions)); }
+PnDn InitialDisproofNumber(int checks) { return PnDn(std::max(1, checks)); }
+
 // Whether the check m might leave a square between the king and a checker (a superset: a
 // check from a piece that does not touch the king and is no knight, or one that may uncover).
 bool MayCheckFromAfar(const Position& pos, Move m) {
@@ -251,7 +255,9 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
     r.pieces = h0;
     return r;
   }
-  return r;  // unknown
+  // Unknown. df-pn+ estimate: every check has to be refuted to disprove.
+  r.dn = InitialDisproofNumber(checks.size());
+  return r;
 }
 
 bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth) {
@@ -305,14 +311,31 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
       tt_.StoreDisproven(c.board_key, quick.pieces, quick.depth, 1);
     } else {
       // Remember that the quick test failed, so a revisit does not repeat it.
-      quick.pn = 1;
-      quick.dn = 1;
-      tt_.StoreUnknown(c.board_key, c.hand, 1, 1, 1);
+      tt_.StoreUnknown(c.board_key, c.hand, quick.pn, quick.dn, 1);
     }
     c.result = quick;
     return;
   }
   c.result = NodeResult{};
+  if (!child_or && c.kind == ChildKind::kReal) {
+    // df-pn+ estimate after a check: every reply has to be mated to prove.
+    pos.DoMove(c.move);
+    MoveList evasions;
+    GenerateEvasions(pos, evasions);
+    pos.UndoMove();
+    // Drops on one square are tried one at a time: they count once.
+    Bitboard drop_squares;
+    int moves = 0;
+    for (Move e : evasions) {
+      if (e.is_drop()) {
+        drop_squares.Set(e.to());
+      } else {
+        ++moves;
+      }
+    }
+    c.result.pn = InitialProofNumber(moves + drop_squares.Count());
+    tt_.StoreUnknown(c.board_key, c.hand, c.result.pn, c.result.dn, 1);
+  }
 }
 
 NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
