@@ -101,11 +101,11 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
   // repeats a position under continuous check.
   Position& p = const_cast<Position&>(pos);
   std::vector<Move> undone;
-  path_.insert(p.key());
+  path_.emplace(p.key(), p.ply());
   while (p.ply() > 0) {
     undone.push_back(p.last_move());
     p.UndoMove();
-    path_.insert(p.key());
+    path_.emplace(p.key(), p.ply());  // a position met twice keeps its latest ply
   }
   for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
     if (it->is_none()) {
@@ -262,13 +262,14 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
 
 bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth) {
   // Repetition of a position on the path: the attacker fails on this path.
-  if (path_.contains(full_key)) {
-    c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true};
+  if (auto it = path_.find(full_key); it != path_.end()) {
+    c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, it->second};
     return true;
   }
   if (auto it = repetition_table_.find(c.path_key);
-      it != repetition_table_.end() && it->second >= child_depth) {
-    c.result = NodeResult{kInfinitePnDn, 0, 0, it->second, c.hand, true};
+      it != repetition_table_.end() && it->second.depth >= child_depth) {
+    c.result =
+        NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
     return true;
   }
   TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
@@ -541,7 +542,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       pos.DoMove(c.move);
     }
     uint64_t full_key = pos.key();
-    path_.insert(full_key);
+    path_.emplace(full_key, pos.ply());
     ++ply_;
     NodeResult r = hypothetical
                        ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
@@ -600,6 +601,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       Hand disproof = FullHand();
       int shallowest = kInfiniteDepth;
       bool tainted = false;
+      int loop_ply = kMaxPly;
       for (const Child& c : kids) {
         Hand d = c.result.pieces;
         Move m = c.move;
@@ -612,7 +614,10 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         }
         disproof = Hand::Min(disproof, d);
         shallowest = std::min(shallowest, ParentDepth(c.result.depth));
-        tainted |= c.result.tainted;
+        if (c.result.tainted) {
+          tainted = true;
+          loop_ply = std::min(loop_ply, c.result.loop_ply);
+        }
       }
       for (PieceType pt : kHandTypes) {
         if (h0.Count(pt) == 0) disproof.Set(pt, 0);
@@ -620,14 +625,18 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       result.pieces = disproof;
       result.depth = shallowest;
       result.tainted = tainted;
+      result.loop_ply = loop_ply;
     } else {
-      // Prefer an untainted refutation, then the deepest.
+      // Prefer an untainted refutation (or one tainted only by this node), then the deepest.
+      auto taint = [&](const Child& c) {
+        return c.result.tainted && c.result.loop_ply < pos.ply() ? pos.ply() - c.result.loop_ply
+                                                                 : 0;
+      };
       const Child* refutation = nullptr;
       for (const Child& c : kids) {
         if (c.kind != ChildKind::kReal || !c.result.disproven()) continue;
-        if (!refutation || (refutation->result.tainted && !c.result.tainted) ||
-            (refutation->result.tainted == c.result.tainted &&
-             c.result.depth > refutation->result.depth)) {
+        if (!refutation || taint(c) < taint(*refutation) ||
+            (taint(c) == taint(*refutation) && c.result.depth > refutation->result.depth)) {
           refutation = &c;
         }
       }
@@ -641,9 +650,23 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       result.pieces = d;
       result.depth = ParentDepth(refutation->result.depth);
       result.tainted = refutation->result.tainted;
+      result.loop_ply = refutation->result.loop_ply;
+      // A hypothetical capture found no mate only on this path: the drops it let in may
+      // then count only on this path too.
+      for (const Child& c : kids) {
+        bool was_hypothetical = c.square != kNoSquare && !c.move.is_drop();
+        if (was_hypothetical && c.result.disproven() && c.result.tainted) {
+          result.loop_ply = result.tainted ? std::min(result.loop_ply, c.result.loop_ply)
+                                           : c.result.loop_ply;
+          result.tainted = true;
+        }
+      }
     }
+    // Repetitions of this very position do not depend on the path: a shortest mate from it
+    // never comes back to it.
+    if (result.tainted && result.loop_ply >= pos.ply()) result.tainted = false;
     if (result.tainted) {
-      repetition_table_[path_key] = result.depth;
+      repetition_table_[path_key] = {result.depth, result.loop_ply};
     } else {
       tt_.StoreDisproven(key, result.pieces, result.depth, amount);
     }

@@ -5,7 +5,10 @@
 // Repetition: a position repeated on the current path is a failure for the attacker (perpetual
 // check). That verdict depends on the path, so a disproof that used it is "tainted": it is
 // never stored in the main table, only in a table keyed by the path (the hash of the move
-// sequence from the root), where the same history gives the same answer.
+// sequence from the root), where the same history gives the same answer. Except at the
+// repeated position itself: returning to it cannot help a mate from it (a shortest mate tree
+// never revisits its root), so its disproof is path-independent and goes to the main table
+// (Kishimoto & Müller's observation on GHI; it keeps long loopy problems from re-searching).
 #ifndef TSUME_SOLVER_DFPN_H_
 #define TSUME_SOLVER_DFPN_H_
 
@@ -15,7 +18,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/time/time.h"
 #include "core/movegen.h"
 #include "core/position.h"
@@ -32,6 +34,9 @@ struct NodeResult {
   int depth = 0;         // when disproven: no mate within this many plies
   Hand pieces;           // proof or disproof pieces when final
   bool tainted = false;  // disproof depends on the path (repetition)
+  // When tainted: the ply (Position::ply) of the earliest repeated position it depends on.
+  // The node at that ply drops the taint: a shortest mate never passes its start again.
+  int loop_ply = 0;
   bool proven() const { return pn == 0; }
   bool disproven() const { return dn == 0; }
 };
@@ -97,8 +102,14 @@ class DfpnSearch {
   SearchLimits limits_;
   int64_t nodes_ = 0;
   LimitReason limit_ = LimitReason::kNone;
-  absl::flat_hash_set<uint64_t> path_;  // full keys of the positions on the current path
-  absl::flat_hash_map<uint64_t, int> repetition_table_;  // path key -> tainted disproof depth
+  // Full keys of the positions on the current path (the game before the root included) ->
+  // their Position::ply.
+  absl::flat_hash_map<uint64_t, int> path_;
+  struct TaintedDisproof {
+    int depth;
+    int loop_ply;
+  };
+  absl::flat_hash_map<uint64_t, TaintedDisproof> repetition_table_;  // by path key
   std::vector<std::vector<Child>> child_pool_;           // per-ply scratch
   int ply_ = 0;
 };
