@@ -103,7 +103,11 @@ class SolveRun {
     int length = r.length;
     best_length_ = length;
     bool exact = false;
+    // A line for each mate proven, read out while the proof is fresh in the table, so that
+    // running out of limits in the exact passes still leaves a mate with its line.
+    std::optional<FoundLine> found;
     if (options_.exact_length) {
+      found = ProofLine(root, length);
       // Shorten until a mate of two plies less is disproven.
       while (true) {
         if (length < 3) {
@@ -114,6 +118,7 @@ class SolveRun {
         if (shorter.proven()) {
           length = shorter.length;
           best_length_ = length;
+          if (std::optional<FoundLine> line = ProofLine(root, length)) found = line;
         } else if (shorter.disproven()) {
           exact = true;
           break;
@@ -123,7 +128,19 @@ class SolveRun {
       }
     }
     std::vector<Move> line;
-    if (!ExtractLine(root, length, true, 0, line)) {
+    if (!ExtractLine(root, length, true, 0, line) && found) {
+      // The limits ran out: report the last mate read out.
+      result.status = SolveStatus::kMate;
+      result.moves = found->moves;
+      result.uncounted = found->uncounted;
+      // The length is the proven bound; the line follows the proof, and its defences are
+      // not proven longest, so it may be shorter.
+      result.length = length;
+      result.length_exact = exact;
+      result.limit = search_.limit_reason();
+      return Finish(result);
+    }
+    if (search_.limit_reached()) {
       // The limits ran out while extracting: report the mate without a full line.
       result.status = SolveStatus::kMate;
       result.length = length;
@@ -218,8 +235,8 @@ class SolveRun {
       }
       if (search_.limit_reached()) return false;
     }
-    if (!options_.exact_length) return ExtractProofDefence(pos, remaining, path_key, moves,
-                                                          deferred, short_squares, line);
+    if (follow_proof_ || !options_.exact_length)
+      return ExtractProofDefence(pos, remaining, path_key, moves, deferred, short_squares, line);
     // The longest defence: the attacker cannot mate faster than the remaining length. A drop
     // in between counts only when its own line is that long (not longer: then it is useless).
     // The exact-length pass left a refutation of the shorter mate in the table: try it first.
@@ -265,6 +282,24 @@ class SolveRun {
     return false;
   }
 
+  struct FoundLine {
+    std::vector<Move> moves;
+    std::vector<int> uncounted;
+  };
+  // The line of a mate just proven within `length`, following the proof (not proven to be
+  // the longest defence); none if the limits run out.
+  std::optional<FoundLine> ProofLine(Position& root, int length) {
+    follow_proof_ = true;
+    uncounted_.clear();
+    FoundLine line;
+    bool ok = ExtractLine(root, length, true, 0, line.moves);
+    follow_proof_ = false;
+    line.uncounted = std::move(uncounted_);
+    uncounted_.clear();
+    if (!ok) return std::nullopt;
+    return line;
+  }
+
   // Puts first the moves whose resulting position the table already settles the useful way:
   // for checks (child_or false: the child is an AND node) a proof within `depth`, shortest
   // first; for defences a disproof at `depth`.
@@ -305,8 +340,7 @@ class SolveRun {
     if (best.is_none()) return false;
     pos.DoMove(best);
     line.push_back(best);
-    bool ok = ExtractLine(pos, best_length, true, DfpnSearch::ChildPathKey(path_key, best),
-                          line);
+    bool ok = ExtractLine(pos, best_length, true, DfpnSearch::ChildPathKey(path_key, best), line);
     pos.UndoMove();
     return ok;
   }
@@ -334,6 +368,7 @@ class SolveRun {
   DfpnSearch search_;
   absl::Time next_progress_;
   std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
+  bool follow_proof_ = false;   // ExtractLine follows the proof, not the longest defence
   int best_length_ = 0;         // the shortest mate proven so far, for progress reports
 };
 

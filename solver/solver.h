@@ -58,8 +58,11 @@ struct SolveResult {
   // and its capture, which are shown (so the line replays legally) but not counted.
   std::vector<Move> moves;
   std::vector<int> uncounted;  // indices in `moves` of those uncounted plies
-  int length = 0;              // the mate length under the rules
-  bool length_exact = false;   // length proven minimal under the rules
+  // The mate length under the rules. When a limit cut the exact passes short (limit set,
+  // length_exact false) it is the proven upper bound, and `moves` is the line of that proof,
+  // whose defences are not proven longest: it may count fewer plies.
+  int length = 0;
+  bool length_exact = false;  // length proven minimal under the rules
   int64_t nodes = 0;
   absl::Duration elapsed;
   double hashfull = 0;

@@ -832,6 +832,32 @@ TEST(LimitsTest, FirstMateModeReportsAnUpperBound) {
   }
 }
 
+TEST(LimitsTest, LimitInTheExactPassesStillGivesTheMateFoundWithItsLine) {
+  // Zuko 13 (23 plies here): the first mate comes within a few thousand nodes, proving that none
+  // is shorter takes millions. A limit in between must not lose the mate or its line.
+  Position root = MustParse("2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1");
+  Solver solver(Options(Rules::kTsume, 100000));
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  EXPECT_EQ(r.limit, LimitReason::kNodes);
+  EXPECT_FALSE(r.length_exact);
+  EXPECT_GE(r.length, 23);
+  // The line of the proof: legal, every attacker move a check, ending in mate, no longer than
+  // the bound.
+  Position pos = root;
+  for (size_t i = 0; i < r.moves.size(); ++i) {
+    ASSERT_TRUE(pos.IsFullyLegal(r.moves[i])) << i << ": " << Describe(r);
+    if (i % 2 == 0) {
+      EXPECT_TRUE(pos.GivesCheck(r.moves[i])) << i << ": " << Describe(r);
+    }
+    pos.DoMove(r.moves[i]);
+  }
+  ASSERT_EQ(r.moves.size() % 2, 1u) << Describe(r);
+  EXPECT_LE(int(r.moves.size() - r.uncounted.size()), r.length);
+  Solver unlimited(Options(Rules::kTsume));
+  EXPECT_EQ(unlimited.MateWithin(pos, 0, false), SolveStatus::kMate) << Describe(r);
+}
+
 TEST(LimitsTest, ProgressIsReported) {
   // mog's longest-defence row: some 30,000 nodes under game rules.
   Position root = MustParse("9/9/6B2/6p2/5n1l1/5p1k1/9/5S+B2/9 b RPr4g3s3n3l15p 1");

@@ -334,7 +334,8 @@ void UsiEngine::SearchThread(SearchRequest request, Position position) {
 void UsiEngine::ReportMate(const SolveResult& result) {
   switch (result.status) {
     case SolveStatus::kMate:
-      if (!result.moves.empty() && int(result.moves.size()) == result.length) {
+      // A line shorter than the length is the proof's line after a limit: still a mate.
+      if (!result.moves.empty() && int(result.moves.size()) <= result.length) {
         if (!result.length_exact) {
           Info("mate found; the search stopped before proving it the shortest");
         }
