@@ -81,7 +81,11 @@ DfpnSearch::DfpnSearch(TranspositionTable& tt, Rules rules, SearchLimits limits)
     : tt_(tt), rules_(rules), limits_(std::move(limits)), child_pool_(kMaxPly + 1) {}
 
 bool DfpnSearch::CheckLimits() {
-  if (limit_ != LimitReason::kNone) return true;
+  if (limit_ != LimitReason::kNone || budget_spent_) return true;
+  if (budget_end_ > 0 && nodes_ >= budget_end_) {
+    budget_spent_ = true;
+    return true;
+  }
   if (limits_.max_nodes > 0 && nodes_ >= limits_.max_nodes) {
     limit_ = LimitReason::kNodes;
   } else if ((nodes_ & 1023) == 0) {
@@ -116,8 +120,11 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
   }
 }
 
-NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path_key) {
+NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path_key,
+                           int64_t budget) {
   limit_ = LimitReason::kNone;
+  budget_spent_ = false;
+  budget_end_ = budget > 0 ? nodes_ + budget : 0;
   MarkPathFromHistory(pos);
   ply_ = 0;
   if (repetition_table_.size() > kMaxRepetitionEntries) repetition_table_.clear();
@@ -268,8 +275,7 @@ bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth) {
   }
   if (auto it = repetition_table_.find(c.path_key);
       it != repetition_table_.end() && it->second.depth >= child_depth) {
-    c.result =
-        NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
+    c.result = NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
     return true;
   }
   TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
@@ -656,8 +662,8 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       for (const Child& c : kids) {
         bool was_hypothetical = c.square != kNoSquare && !c.move.is_drop();
         if (was_hypothetical && c.result.disproven() && c.result.tainted) {
-          result.loop_ply = result.tainted ? std::min(result.loop_ply, c.result.loop_ply)
-                                           : c.result.loop_ply;
+          result.loop_ply =
+              result.tainted ? std::min(result.loop_ply, c.result.loop_ply) : c.result.loop_ply;
           result.tainted = true;
         }
       }

@@ -55,7 +55,8 @@ class DfpnSearch {
   // Searches `pos` for a mate within `depth` plies (kInfiniteDepth: any length). `or_node`:
   // the attacker is to move. `pos` keeps its history: positions already played count for
   // repetition, and `path_key` identifies that history.
-  NodeResult Run(Position& pos, int depth, bool or_node, uint64_t path_key);
+  // `budget` > 0: give up (unknown, not a limit) after that many more nodes.
+  NodeResult Run(Position& pos, int depth, bool or_node, uint64_t path_key, int64_t budget = 0);
 
   // What the table alone knows about `pos` for a mate within `depth` plies (no search; a
   // position on the current path is not looked at). Unknown when nothing is stored.
@@ -102,6 +103,8 @@ class DfpnSearch {
   SearchLimits limits_;
   int64_t nodes_ = 0;
   LimitReason limit_ = LimitReason::kNone;
+  int64_t budget_end_ = 0;  // node count ending this Run's budget (0: none)
+  bool budget_spent_ = false;
   // Full keys of the positions on the current path (the game before the root included) ->
   // their Position::ply.
   absl::flat_hash_map<uint64_t, int> path_;
@@ -110,7 +113,7 @@ class DfpnSearch {
     int loop_ply;
   };
   absl::flat_hash_map<uint64_t, TaintedDisproof> repetition_table_;  // by path key
-  std::vector<std::vector<Child>> child_pool_;           // per-ply scratch
+  std::vector<std::vector<Child>> child_pool_;                       // per-ply scratch
   int ply_ = 0;
 };
 

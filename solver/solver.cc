@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/time/clock.h"
@@ -61,6 +62,9 @@ void RunWithLargeStack(const std::function<void()>& fn) {
 
 }  // namespace
 
+// Nodes spent on mates within 1, 3, 5... plies before the unbounded search.
+constexpr int64_t kShortMateBudget = 100000;
+
 // One solve: the df-pn passes, the exact-length passes and the line extraction.
 class SolveRun {
  public:
@@ -91,6 +95,44 @@ class SolveRun {
       result.status = SolveStatus::kNoMate;
       return Finish(result);
     }
+    // Short mates first: mates within 1, 3, 5... plies while that stays cheap. A mate found
+    // this way is exact (the previous depth was disproven) and spares the search from below
+    // the long first mates df-pn tends to find; the disproofs bound the passes below.
+    int disproven_within = -1;
+    if (options_.exact_length) {
+      int64_t budget_end = search_.nodes() + kShortMateBudget;
+      for (int depth = 1; search_.nodes() < budget_end; depth += 2) {
+        NodeResult r = search_.Run(root, depth, true, 0, budget_end - search_.nodes());
+        if (r.proven()) {
+          best_length_ = r.length;
+          std::vector<Move> line;
+          if (ExtractLine(root, r.length, true, 0, line)) {
+            result.status = SolveStatus::kMate;
+            result.moves = line;
+            result.length = int(line.size() - uncounted_.size());
+            result.uncounted = uncounted_;
+            result.length_exact = true;
+            return Finish(result);
+          }
+          uncounted_.clear();
+          break;  // limits: the general path below reports what it can
+        }
+        if (!r.disproven()) break;
+        if (r.depth >= kInfiniteDepth) {
+          result.status = SolveStatus::kNoMate;
+          return Finish(result);
+        }
+        disproven_within = depth;
+      }
+      if (search_.limit_reached()) {
+        result.limit = search_.limit_reason();
+        return Finish(result);
+      }
+      // The unknown entries of depth-limited searches mislead an unbounded one: start afresh
+      // (only the disproven depth is kept).
+      tt_.Clear();
+      search_.ClearRepetitionTable();
+    }
     NodeResult r = search_.Run(root, kInfiniteDepth, true, 0);
     if (r.disproven()) {
       result.status = SolveStatus::kNoMate;
@@ -110,7 +152,7 @@ class SolveRun {
       found = ProofLine(root, length);
       // Shorten until a mate of two plies less is disproven.
       while (true) {
-        if (length < 3) {
+        if (length < 3 || length - 2 <= disproven_within) {
           exact = true;
           break;
         }
