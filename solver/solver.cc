@@ -86,6 +86,7 @@ class SolveRun {
     return line;
   }
   bool limit_reached() const { return search_.limit_reached(); }
+  int64_t nodes() const { return search_.nodes(); }
 
   SolveResult Run(Position& root) {
     SolveResult result;
@@ -461,5 +462,7 @@ std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool atta
 }
 
 bool Solver::limit_reached() const { return impl_->run && impl_->run->limit_reached(); }
+
+int64_t Solver::nodes() const { return impl_->run ? impl_->run->nodes() : 0; }
 
 }  // namespace tsume

@@ -94,6 +94,8 @@ class Solver {
   std::vector<Move> MateLine(const Position& pos, int max_plies, bool attacker_to_move);
   // True when the last query stopped on a limit.
   bool limit_reached() const;
+  // Nodes searched by the last Solve and every follow-up query since (0 before any).
+  int64_t nodes() const;
 
  private:
   class Impl;

@@ -1,9 +1,12 @@
 #include "solver/verify.h"
 
 #include <algorithm>
+#include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "core/movegen.h"
+#include "solver/dfpn.h"
 
 namespace tsume {
 
@@ -19,6 +22,10 @@ const char* ToString(FlawKind kind) {
       return "pieces_left";
     case FlawKind::kBadIntendedLine:
       return "bad_intended_line";
+    case FlawKind::kTransposition:
+      return "transposition";
+    case FlawKind::kSameLengthVariation:
+      return "same_length_variation";
   }
   return "";
 }
@@ -35,6 +42,10 @@ const char* JapaneseName(FlawKind kind) {
       return "駒余り";
     case FlawKind::kBadIntendedLine:
       return "作意手順不正";
+    case FlawKind::kTransposition:
+      return "手順前後";
+    case FlawKind::kSameLengthVariation:
+      return "変同";
   }
   return "";
 }
@@ -90,26 +101,211 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
   return std::nullopt;
 }
 
+std::vector<Move> Concat(Move first, const std::vector<Move>& rest) {
+  std::vector<Move> line = {first};
+  line.insert(line.end(), rest.begin(), rest.end());
+  return line;
+}
+
+// The exact length of a mate from `pos` known to exist within `bound` plies: shortened two
+// plies at a time until the shorter mate is disproven. Nothing when the limits stop it.
+std::optional<int> ExactMateLength(Solver& solver, const Position& pos, int bound,
+                                   bool attacker_to_move) {
+  int least = attacker_to_move ? 1 : 0;
+  int length = bound;
+  while (length - 2 >= least) {
+    SolveStatus shorter = solver.MateWithin(pos, length - 2, attacker_to_move);
+    if (shorter == SolveStatus::kNoMate) break;
+    if (shorter == SolveStatus::kUnknown) return std::nullopt;
+    length -= 2;
+  }
+  return length;
+}
+
+// The positions of the main line (board, hands, side to move), each with the last ply after
+// which it occurs.
+class MainLinePositions {
+ public:
+  MainLinePositions(const Position& start, const std::vector<Move>& line) {
+    Position pos = start;
+    last_ply_[pos.Sfen()] = 0;
+    for (int i = 0; i < int(line.size()); ++i) {
+      pos.DoMove(line[i]);
+      last_ply_[pos.Sfen()] = i + 1;
+    }
+  }
+
+  // The first position of `alternative` (played from `from`) that occurs on the main line
+  // once ply `ply` has been played: the main-line ply it follows, or 0 when there is none.
+  int Rejoin(const Position& from, const std::vector<Move>& alternative, int ply) const {
+    Position pos = from;
+    for (Move m : alternative) {
+      pos.DoMove(m);
+      auto it = last_ply_.find(pos.Sfen());
+      if (it != last_ply_.end() && it->second >= ply) return it->second;
+    }
+    return 0;
+  }
+
+ private:
+  std::map<std::string, int> last_ply_;
+};
+
+// Tsume rules: a drop on `s` (between the checker and the king) is useless when some attacker
+// move to `s`, played as if the defender had passed, mates within `depth` plies. Sets `unknown`
+// when the limits stopped a query.
+bool UselessDropSquare(Solver& solver, Position& pos, Square s, int depth, bool& unknown) {
+  if (depth < 0) return false;
+  MoveList captures;
+  HypotheticalCaptures(pos, s, captures);
+  for (Move capture : captures) {
+    EnterHypothetical(pos, capture);
+    SolveStatus status = solver.MateWithin(pos, depth, false);
+    LeaveHypothetical(pos);
+    if (status == SolveStatus::kMate) return true;
+    if (status == SolveStatus::kUnknown) unknown = true;
+  }
+  return false;
+}
+
+// 余詰 or 手順前後 at the attacker's ply `ply` (1-based) of the main line, from `pos` where
+// `remaining` counted plies are left: every other check that mates in time. Returns how many
+// of them the limits left unclassified (listed as 余詰 all the same).
+int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
+                          const std::vector<Move>& main_line,
+                          const MainLinePositions& main_positions, VerifyReport& report) {
+  int unclassified = 0;
+  MoveList checks;
+  GenerateChecks(pos, checks);
+  for (Move m : checks) {
+    if (m == main_line[ply - 1]) continue;
+    pos.DoMove(m);
+    SolveStatus status = solver.MateWithin(pos, remaining - 1, false);
+    if (status == SolveStatus::kUnknown) report.alternatives_complete = false;
+    if (status != SolveStatus::kMate) {
+      pos.UndoMove();
+      continue;
+    }
+    // Its own line, attacker shortest and defender longest, needs the exact length: a longer
+    // bound may give a line cut short.
+    std::optional<int> exact = ExactMateLength(solver, pos, remaining - 1, false);
+    std::vector<Move> alternative =
+        Concat(m, solver.MateLine(pos, exact.value_or(remaining - 1), false));
+    bool line_complete = exact && !solver.limit_reached();
+    pos.UndoMove();
+    int rejoin = line_complete ? main_positions.Rejoin(pos, alternative, ply) : 0;
+    if (rejoin > 0) {
+      report.notes.push_back(
+          {FlawKind::kTransposition, ply,
+           absl::StrCat(ToUsi(m), " also mates in ", *exact + 1, " plies but rejoins the main line",
+                        " after ply ", rejoin),
+           alternative});
+    } else if (line_complete) {
+      report.flaws.push_back(
+          {FlawKind::kAlternativeMate, ply,
+           absl::StrCat(ToUsi(m), " also mates in ", *exact + 1, " plies (", remaining, " left)"),
+           alternative});
+    } else {
+      // Limits stopped the classification: it does mate in time, but may only change the order.
+      ++unclassified;
+      report.alternatives_complete = false;
+      report.flaws.push_back({FlawKind::kAlternativeMate, ply,
+                              absl::StrCat(ToUsi(m), " also mates within ", remaining,
+                                           " plies (limits stopped the search for its exact line)"),
+                              alternative});
+    }
+  }
+  return unclassified;
+}
+
+// 変同 at the defender's ply `ply` (1-based) of the main line, from `pos` where the main
+// defence leaves `remaining_after` counted plies: every other defence that holds out exactly as
+// long, useless drops left out.
+void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaining_after,
+                             const std::vector<Move>& main_line, VerifyReport& report) {
+  Bitboard between;
+  if (pos.checkers().Count() == 1) {
+    between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+  }
+  MoveList defences;
+  GenerateEvasions(pos, defences);
+  Bitboard useless_squares, tested_squares;
+  // Drops of different pieces on one square make one note: the first, naming the others.
+  std::map<Square, std::pair<size_t, std::string>> drop_notes;  // note index, other pieces
+  for (Move d : defences) {
+    if (d == main_line[ply - 1]) continue;
+    if (IsDeferrableDrop(d, between)) {
+      // As in the solver's lines: a drop whose hypothetical capture mates within one ply less
+      // than the line through it does not count, so it is no variation.
+      if (!tested_squares.Test(d.to())) {
+        tested_squares.Set(d.to());
+        bool unknown = false;
+        if (UselessDropSquare(solver, pos, d.to(), remaining_after - 1, unknown)) {
+          useless_squares.Set(d.to());
+        }
+        if (unknown) report.variations_complete = false;
+      }
+      if (useless_squares.Test(d.to())) continue;
+    }
+    pos.DoMove(d);
+    SolveStatus shorter = remaining_after >= 3 ? solver.MateWithin(pos, remaining_after - 2, true)
+                                               : SolveStatus::kNoMate;
+    SolveStatus within = shorter == SolveStatus::kNoMate
+                             ? solver.MateWithin(pos, remaining_after, true)
+                             : SolveStatus::kUnknown;
+    if (shorter == SolveStatus::kUnknown ||
+        (shorter == SolveStatus::kNoMate && within == SolveStatus::kUnknown)) {
+      report.variations_complete = false;
+    } else if (within == SolveStatus::kMate) {
+      auto same_square = d.is_drop() ? drop_notes.find(d.to()) : drop_notes.end();
+      if (same_square != drop_notes.end()) {
+        absl::StrAppend(&same_square->second.second, same_square->second.second.empty() ? "" : ", ",
+                        ToUsi(d).substr(0, 1));
+      } else {
+        std::vector<Move> line = Concat(d, solver.MateLine(pos, remaining_after, true));
+        if (solver.limit_reached()) report.variations_complete = false;
+        if (d.is_drop()) drop_notes[d.to()] = {report.notes.size(), ""};
+        report.notes.push_back({FlawKind::kSameLengthVariation, ply, ToUsi(d), line});
+      }
+    }
+    pos.UndoMove();
+  }
+  for (const auto& [square, note] : drop_notes) {
+    if (!note.second.empty()) {
+      absl::StrAppend(&report.notes[note.first].detail, " (", note.second, " dropped there too)");
+    }
+  }
+  // The notes of this ply were given their move only: finish the sentence.
+  for (Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kSameLengthVariation || f.ply != ply) continue;
+    absl::StrAppend(&f.detail, " holds out as long as ", ToUsi(main_line[ply - 1]), ": mate in ",
+                    remaining_after, remaining_after == 1 ? " more ply" : " more plies");
+  }
+}
+
 }  // namespace
 
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended) {
+  absl::Time start = absl::Now();
   if (solver.options().rules != Rules::kTsume) {
     SolveOptions options = solver.options();
     options.rules = Rules::kTsume;
     solver.set_options(options);
   }
   VerifyReport report;
+  auto finish = [&](Verdict verdict) {
+    report.verdict = verdict;
+    report.nodes = solver.nodes();
+    report.elapsed = absl::Now() - start;
+    return report;
+  };
   report.solution = solver.Solve(problem);
   const SolveResult& solution = report.solution;
-  if (solution.status == SolveStatus::kNoMate) {
-    report.verdict = Verdict::kNotMate;
-    return report;
-  }
+  if (solution.status == SolveStatus::kNoMate) return finish(Verdict::kNotMate);
   if (solution.status != SolveStatus::kMate || !solution.length_exact ||
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
-    report.verdict = Verdict::kUnknown;
-    return report;
+    return finish(Verdict::kUnknown);
   }
   int length = solution.length;
   if (stated_length && *stated_length > length) {
@@ -135,33 +331,23 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
       uncounted.clear();
     }
   }
-
-  // 余詰: at each attacker move but the last, another check that also mates in time.
-  Position pos = problem;
-  int remaining = length;
   const std::vector<Move>& line = report.main_line;
+  MainLinePositions main_positions(problem, line);
+
+  // Along the main line: at each attacker move but the last, other checks that mate in time
+  // (余詰, or 手順前後 when they only change the order); at each counted defence, other
+  // defences as long (変同).
+  Position pos = problem;
+  int unclassified = 0;    // 余詰 that may be 手順前後: alone they leave the verdict unknown
+  int remaining = length;  // counted plies from the position before ply i + 1
   for (int i = 0; i < int(line.size()); ++i) {
     bool counted = std::find(uncounted.begin(), uncounted.end(), i) == uncounted.end();
     bool attacker_turn = pos.side_to_move() == problem.side_to_move();
-    if (attacker_turn && counted && remaining > 1) {
-      MoveList checks;
-      GenerateChecks(pos, checks);
-      for (Move m : checks) {
-        if (m == line[i]) continue;
-        pos.DoMove(m);
-        SolveStatus s = solver.MateWithin(pos, remaining - 1, false);
-        if (s == SolveStatus::kMate) {
-          std::vector<Move> alt = {m};
-          std::vector<Move> rest = solver.MateLine(pos, remaining - 1, false);
-          alt.insert(alt.end(), rest.begin(), rest.end());
-          report.flaws.push_back(
-              {FlawKind::kAlternativeMate, i + 1,
-               absl::StrCat(ToUsi(m), " also mates within ", remaining, " plies"), alt});
-        } else if (s == SolveStatus::kUnknown) {
-          report.alternatives_complete = false;
-        }
-        pos.UndoMove();
-      }
+    if (counted && attacker_turn && remaining > 1) {
+      unclassified +=
+          CheckAlternativeMates(solver, pos, i + 1, remaining, line, main_positions, report);
+    } else if (counted && !attacker_turn) {
+      CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, report);
     }
     pos.DoMove(line[i]);
     if (counted) --remaining;
@@ -175,12 +361,8 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                             {}});
   }
 
-  if (!report.flaws.empty()) {
-    report.verdict = Verdict::kFlawed;
-  } else {
-    report.verdict = report.alternatives_complete ? Verdict::kSound : Verdict::kUnknown;
-  }
-  return report;
+  if (int(report.flaws.size()) > unclassified) return finish(Verdict::kFlawed);
+  return finish(report.alternatives_complete ? Verdict::kSound : Verdict::kUnknown);
 }
 
 }  // namespace tsume

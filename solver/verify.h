@@ -1,13 +1,16 @@
 // Verification of a composed problem under tsume conventions: is it a mate, of the stated
 // length, with a unique solution (no 余詰 before the last move), no shorter mate (早詰), no
-// attacker pieces left over (駒余り), and is the intended line a correct solution?
+// attacker pieces left over (駒余り), and is the intended line a correct solution? Findings that
+// do not make a problem unsound (手順前後, 変同) are reported apart, as notes.
 #ifndef TSUME_SOLVER_VERIFY_H_
 #define TSUME_SOLVER_VERIFY_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "core/position.h"
 #include "solver/solver.h"
 
@@ -19,16 +22,24 @@ enum class FlawKind {
   kLongerThanStated,  // the defender can hold out longer than the stated length
   kPiecesLeft,        // 駒余り: the attacker holds pieces at the end of the main line
   kBadIntendedLine,   // the given line is not a correct solution line
+  // Notes (never flaws):
+  // 手順前後: another attacker move mates in time, but its line (attacker shortest, defender
+  // longest) reaches a position of the main line after this ply: the moves only change order.
+  kTransposition,
+  // 変同: another defence holds out exactly as long as the main line's.
+  kSameLengthVariation,
 };
 
-const char* ToString(FlawKind kind);      // "alternative_mate", ...
-const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ...
+const char* ToString(FlawKind kind);      // "alternative_mate", ..., "transposition"
+const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "手順前後", "変同"
 
 struct Flaw {
   FlawKind kind;
-  int ply = 0;             // 1-based ply of the main line where it occurs (0: whole problem)
-  std::string detail;      // a sentence for people
-  std::vector<Move> line;  // from the position before `ply`: the alternative mate, etc.
+  int ply = 0;         // 1-based ply of the main line where it occurs (0: whole problem)
+  std::string detail;  // a sentence for people
+  // From the position before `ply` (the problem itself for ply 0): the alternative mate, the
+  // other defence and its mate, the solution of another length.
+  std::vector<Move> line;
 };
 
 enum class Verdict { kSound, kFlawed, kNotMate, kUnknown };
@@ -38,12 +49,19 @@ struct VerifyReport {
   Verdict verdict = Verdict::kUnknown;
   SolveResult solution;         // the solver's exact solution under tsume rules
   std::vector<Move> main_line;  // the line the checks ran along (intended if correct)
-  std::vector<Flaw> flaws;
+  std::vector<Flaw> flaws;      // each one makes the verdict kFlawed
+  // Information that leaves the verdict alone: kTransposition and kSameLengthVariation.
+  std::vector<Flaw> notes;
   bool alternatives_complete = true;  // false when limits stopped the 余詰 search
+  bool variations_complete = true;    // false when limits stopped the 変同 search
+  // The whole verification (solve, intended line, 余詰 and 変同 searches).
+  int64_t nodes = 0;
+  absl::Duration elapsed;
 };
 
-// Verifies the problem with `solver` (its options give the limits; rules are forced to tsume).
-// `stated_length` and `intended` are optional (empty line: none given).
+// Verifies the problem with `solver` (its options give the limits, which cover the whole
+// verification; rules are forced to tsume). `stated_length` and `intended` are optional
+// (empty line: none given).
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended);
 

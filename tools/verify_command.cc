@@ -21,7 +21,9 @@ constexpr char kVerifyHelp[] =
     "                    (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
-    "left), and the intended line when the file gives one. Limits apply per problem.\n";
+    "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
+    "alone: 手順前後 (another mating move whose line rejoins the main line) and 変同 (another\n"
+    "defence as long as the main line's). Limits apply per problem, to the whole check.\n";
 
 std::vector<std::string> Usi(const std::vector<Move>& moves) {
   std::vector<std::string> out;
@@ -34,6 +36,26 @@ Position PositionBefore(const Position& start, const std::vector<Move>& line, in
   Position pos = start;
   for (int i = 0; i + 1 < ply && i < int(line.size()); ++i) pos.DoMove(line[i]);
   return pos;
+}
+
+nlohmann::json FlawsToJson(const std::vector<Flaw>& flaws) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Flaw& f : flaws) {
+    out.push_back(
+        {{"kind", ToString(f.kind)}, {"ply", f.ply}, {"detail", f.detail}, {"moves", Usi(f.line)}});
+  }
+  return out;
+}
+
+// One finding and its line (which starts from the position before its ply).
+void PrintFlaw(const Position& start, const std::vector<Move>& main_line, const Flaw& f,
+               const char* prefix, std::ostream& out) {
+  out << "  " << prefix << JapaneseName(f.kind) << " (" << ToString(f.kind) << ")";
+  if (f.ply > 0) out << " at ply " << f.ply;
+  out << ": " << f.detail << "\n";
+  if (!f.line.empty()) {
+    out << "    " << LineToJapanese(PositionBefore(start, main_line, f.ply), f.line) << "\n";
+  }
 }
 
 }  // namespace
@@ -102,17 +124,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
                                                    : nlohmann::json(nullptr);
       j["moves"] = Usi(report.main_line);
-      j["flaws"] = nlohmann::json::array();
-      for (const Flaw& f : report.flaws) {
-        j["flaws"].push_back({{"kind", ToString(f.kind)},
-                              {"ply", f.ply},
-                              {"detail", f.detail},
-                              {"moves", Usi(f.line)}});
-      }
+      j["flaws"] = FlawsToJson(report.flaws);
+      j["notes"] = FlawsToJson(report.notes);
       if (!intended_error.empty()) j["input_error"] = intended_error;
       j["alternatives_complete"] = report.alternatives_complete;
-      j["nodes"] = solution.nodes;
-      j["time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
+      j["variations_complete"] = report.variations_complete;
+      // The whole verification; the solve alone as well.
+      j["nodes"] = report.nodes;
+      j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
+      j["solve_nodes"] = solution.nodes;
+      j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
       out << j.dump() << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
@@ -121,20 +142,13 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << "\n";
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
       if (!intended_error.empty()) out << "  " << intended_error << "\n";
-      for (const Flaw& f : report.flaws) {
-        out << "  " << JapaneseName(f.kind) << " (" << ToString(f.kind) << ")";
-        if (f.ply > 0) out << " at ply " << f.ply;
-        out << ": " << f.detail << "\n";
-        if (!f.line.empty()) {
-          Position at = f.kind == FlawKind::kAlternativeMate
-                            ? PositionBefore(start, report.main_line, f.ply)
-                            : start;
-          out << "    " << LineToJapanese(at, f.line) << "\n";
-        }
-      }
+      for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, f, "", out);
+      for (const Flaw& f : report.notes) PrintFlaw(start, report.main_line, f, "note: ", out);
       if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
-      out << absl::StrFormat("  nodes %d  time %.0f ms\n", solution.nodes,
-                             absl::ToDoubleMilliseconds(solution.elapsed));
+      if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
+      out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)\n",
+                             report.nodes, absl::ToDoubleMilliseconds(report.elapsed),
+                             solution.nodes, absl::ToDoubleMilliseconds(solution.elapsed));
     }
     out.flush();
     if (interrupt.interrupted()) break;

@@ -1,0 +1,337 @@
+// VerifyProblem and `tsume verify`: 余詰 told apart from 手順前後 (an alternative whose line
+// rejoins the main line), 変同 (other defences as long as the main line's, useless drops left
+// out), verdicts under tight limits, and the whole verification's nodes and time. The positions
+// were built for these tests and checked with the binary; every classification is checked here
+// again from its definition with a solver of the test's own.
+#include "solver/verify.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/movegen.h"
+#include "core/position.h"
+#include "nlohmann/json.hpp"
+#include "solver/dfpn.h"
+#include "tools/commands.h"
+
+namespace tsume {
+namespace {
+
+// Mate in 5. The dragon (4b2b) and the knight (3d2b+) are both sacrificed on 2b and taken by
+// the silver on 2a, in either order; the silver on 3c takes last and S*1b mates. The two orders
+// reach the same position after four plies: a pure 手順前後.
+constexpr char kSwap[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+// Mate in 7. The gold (1c1b) and the dragon (4b1b) are sacrificed on 1b in either order
+// (手順前後); at ply 5 the tokin (1d2c) mates as well as the silver: a real 余詰.
+constexpr char kRealAlternative[] = "7sk/5+R3/8G/6S1+P/6r2/9/9/9/9 b 2b3g2s4n4l17p 1";
+// Mate in 7 with a king chased along the first rank. At ply 4 the king may step to 5b instead
+// of 5a (変同); drops on 4c, between the dragon on 4d and the king on 4b, last as long counted
+// naively but are useless (the dragon takes and mates sooner than the line through the drop).
+constexpr char kVariations[] = "9/6p2/6k2/8+R/9/9/5+B1+R1/9/9 b Gb3g4s4n4l17p 1";
+
+SolveOptions TestOptions(int64_t max_nodes = 0) {
+  SolveOptions options;
+  options.hash_mb = 16;
+  options.max_nodes = max_nodes;
+  return options;
+}
+
+Position FromSfen(const char* sfen) {
+  absl::StatusOr<Position> pos = Position::FromSfen(sfen);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return pos.ok() ? *pos : Position();
+}
+
+Position PositionBefore(const Position& start, const std::vector<Move>& line, int ply) {
+  Position pos = start;
+  for (int i = 0; i + 1 < ply; ++i) pos.DoMove(line[i]);
+  return pos;
+}
+
+// Plays `line` from `from`, checking each move's legality; returns the final position.
+Position Replay(const Position& from, const std::vector<Move>& line) {
+  Position pos = from;
+  for (Move m : line) {
+    EXPECT_TRUE(pos.IsFullyLegal(m)) << ToUsi(m) << " in " << pos.Sfen();
+    if (!pos.IsFullyLegal(m)) break;
+    pos.DoMove(m);
+  }
+  return pos;
+}
+
+// The definition of 手順前後, checked directly: does `alternative`, played from the position
+// before `ply`, reach a position of the main line after `ply`?
+bool RejoinsMainLine(const Position& start, const std::vector<Move>& main_line, int ply,
+                     const std::vector<Move>& alternative) {
+  std::set<std::string> later;
+  Position pos = start;
+  for (int i = 0; i < int(main_line.size()); ++i) {
+    pos.DoMove(main_line[i]);
+    if (i + 1 >= ply) later.insert(pos.Sfen());
+  }
+  pos = PositionBefore(start, main_line, ply);
+  for (Move m : alternative) {
+    pos.DoMove(m);
+    if (later.count(pos.Sfen())) return true;
+  }
+  return false;
+}
+
+// Checks every 余詰 and 手順前後 of the report against the definitions: each line is legal,
+// starts with another check, mates within the remaining length, and rejoins the main line
+// exactly when it is a 手順前後.
+void ExpectAlternativesClassified(const Position& start, const VerifyReport& report) {
+  const std::vector<Move>& main_line = report.main_line;
+  auto check = [&](const Flaw& f, bool rejoins) {
+    SCOPED_TRACE(f.detail);
+    ASSERT_GE(f.ply, 1);
+    ASSERT_FALSE(f.line.empty());
+    EXPECT_NE(f.line[0], main_line[f.ply - 1]);
+    int remaining = int(main_line.size()) - f.ply + 1;
+    EXPECT_LE(int(f.line.size()), remaining);
+    Position end = Replay(PositionBefore(start, main_line, f.ply), f.line);
+    EXPECT_TRUE(IsCheckmate(end)) << end.Sfen();
+    EXPECT_EQ(RejoinsMainLine(start, main_line, f.ply, f.line), rejoins);
+  };
+  for (const Flaw& f : report.flaws) {
+    if (f.kind == FlawKind::kAlternativeMate) check(f, false);
+  }
+  for (const Flaw& f : report.notes) {
+    if (f.kind == FlawKind::kTransposition) check(f, true);
+  }
+}
+
+int CountKind(const std::vector<Flaw>& flaws, FlawKind kind) {
+  int n = 0;
+  for (const Flaw& f : flaws) n += f.kind == kind;
+  return n;
+}
+
+TEST(VerifyTest, NamesOfTheNewKinds) {
+  EXPECT_STREQ(ToString(FlawKind::kTransposition), "transposition");
+  EXPECT_STREQ(JapaneseName(FlawKind::kTransposition), "手順前後");
+  EXPECT_STREQ(ToString(FlawKind::kSameLengthVariation), "same_length_variation");
+  EXPECT_STREQ(JapaneseName(FlawKind::kSameLengthVariation), "変同");
+}
+
+TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
+  Position start = FromSfen(kSwap);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 5, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  EXPECT_EQ(report.solution.length, 5);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_TRUE(report.flaws.empty()) << report.flaws[0].detail;
+  EXPECT_TRUE(report.alternatives_complete);
+  ASSERT_EQ(CountKind(report.notes, FlawKind::kTransposition), 1);
+  const std::vector<Move>& main_line = report.main_line;
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kTransposition) continue;
+    // The swap itself: the main line's third ply first, its first ply third, same length.
+    EXPECT_EQ(f.ply, 1);
+    ASSERT_EQ(f.line.size(), main_line.size());
+    EXPECT_EQ(f.line[0], main_line[2]);
+    EXPECT_EQ(f.line[2], main_line[0]);
+    EXPECT_EQ(Replay(start, f.line).Sfen(), Replay(start, main_line).Sfen());
+  }
+  ExpectAlternativesClassified(start, report);
+}
+
+TEST(VerifyTest, IntendedLineInTheOtherOrderMakesTheSolverOrderTheTransposition) {
+  Position start = FromSfen(kSwap);
+  Solver solver(TestOptions());
+  VerifyReport first = VerifyProblem(solver, start, 5, {});
+  ASSERT_EQ(CountKind(first.notes, FlawKind::kTransposition), 1);
+  std::vector<Move> other_order;
+  for (const Flaw& f : first.notes) {
+    if (f.kind == FlawKind::kTransposition) other_order = f.line;
+  }
+  VerifyReport report = VerifyProblem(solver, start, 5, other_order);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_EQ(report.main_line, other_order);
+  ASSERT_EQ(CountKind(report.notes, FlawKind::kTransposition), 1);
+  for (const Flaw& f : report.notes) {
+    if (f.kind == FlawKind::kTransposition) {
+      EXPECT_EQ(f.line[0], first.main_line[0]);
+    }
+  }
+  ExpectAlternativesClassified(start, report);
+}
+
+TEST(VerifyTest, RealAlternativeMateStaysAFlawNextToATransposition) {
+  Position start = FromSfen(kRealAlternative);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 7, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  EXPECT_EQ(report.solution.length, 7);
+  EXPECT_EQ(report.verdict, Verdict::kFlawed);
+  EXPECT_GE(CountKind(report.flaws, FlawKind::kAlternativeMate), 1);
+  EXPECT_GE(CountKind(report.notes, FlawKind::kTransposition), 1);
+  // The 余詰 is the tokin's, at ply 5; the swap of the two sacrifices is at ply 1.
+  bool tokin = false;
+  for (const Flaw& f : report.flaws) {
+    tokin |= f.kind == FlawKind::kAlternativeMate && f.ply == 5 && ToUsi(f.line[0]) == "1d2c";
+  }
+  EXPECT_TRUE(tokin);
+  ExpectAlternativesClassified(start, report);
+}
+
+// "ply:move" for a defence, "ply:*square" for drops (one note per square).
+std::string VariationKey(int ply, Move d) {
+  return absl::StrCat(ply, ":", d.is_drop() ? absl::StrCat("*", SquareToUsi(d.to())) : ToUsi(d));
+}
+
+// 変同 from its definition, with a solver of the test's own: at each defender ply of the main
+// line, the defences other than the main one after which there is a mate within the remaining
+// count and none two plies sooner, minus the useless drops, as VariationKey. `useless_seen`
+// counts the useless drops that would qualify counted naively.
+std::set<std::string> ExpectedVariations(const Position& start, const std::vector<Move>& line,
+                                         int* useless_seen) {
+  Solver solver(TestOptions());
+  EXPECT_EQ(solver.Solve(start).status, SolveStatus::kMate);
+  std::set<std::string> expected;
+  Position pos = start;
+  for (int i = 0; i < int(line.size()); ++i) {
+    int remaining_after = int(line.size()) - i - 1;
+    if (i % 2 == 1) {
+      Bitboard between;
+      if (pos.checkers().Count() == 1) {
+        between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+      }
+      MoveList defences;
+      GenerateEvasions(pos, defences);
+      for (Move d : defences) {
+        if (d == line[i]) continue;
+        pos.DoMove(d);
+        bool as_long = solver.MateWithin(pos, remaining_after, true) == SolveStatus::kMate &&
+                       (remaining_after < 3 ||
+                        solver.MateWithin(pos, remaining_after - 2, true) == SolveStatus::kNoMate);
+        pos.UndoMove();
+        if (!as_long) continue;
+        bool useless = false;
+        if (IsDeferrableDrop(d, between)) {
+          MoveList captures;
+          HypotheticalCaptures(pos, d.to(), captures);
+          for (Move c : captures) {
+            EnterHypothetical(pos, c);
+            useless |= solver.MateWithin(pos, remaining_after - 1, false) == SolveStatus::kMate;
+            LeaveHypothetical(pos);
+          }
+        }
+        if (useless) {
+          ++*useless_seen;
+          continue;
+        }
+        expected.insert(VariationKey(i + 1, d));
+      }
+    }
+    pos.DoMove(line[i]);
+  }
+  return expected;
+}
+
+TEST(VerifyTest, SameLengthDefencesAreNotesAndUselessDropsAreLeftOut) {
+  Position start = FromSfen(kVariations);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 7, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  ASSERT_EQ(report.solution.length, 7);
+  ASSERT_TRUE(report.solution.uncounted.empty());
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_TRUE(report.variations_complete);
+
+  std::set<std::string> reported;
+  bool before_the_last_defence = false;
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kSameLengthVariation) continue;
+    SCOPED_TRACE(f.detail);
+    ASSERT_FALSE(f.line.empty());
+    Move d = f.line[0];
+    EXPECT_TRUE(reported.insert(VariationKey(f.ply, d)).second);
+    // A defender ply; the line is the other defence and its mate, as long as the main line.
+    EXPECT_EQ(f.ply % 2, 0);
+    EXPECT_EQ(f.line.size(), report.main_line.size() - f.ply + 1);
+    EXPECT_TRUE(IsCheckmate(Replay(PositionBefore(start, report.main_line, f.ply), f.line)));
+    before_the_last_defence |= f.ply < int(report.main_line.size()) - 1;
+  }
+  EXPECT_TRUE(before_the_last_defence);
+  int useless_seen = 0;
+  EXPECT_EQ(reported, ExpectedVariations(start, report.main_line, &useless_seen));
+  // The problem has useless drops that a naive count would call 変同.
+  EXPECT_GT(useless_seen, 0);
+}
+
+TEST(VerifyTest, NodesAndTimeCoverTheWholeVerification) {
+  Position start = FromSfen(kVariations);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 7, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  // The 余詰 and 変同 queries search beyond the solve.
+  EXPECT_GT(report.nodes, report.solution.nodes);
+  EXPECT_GE(report.elapsed, report.solution.elapsed);
+  EXPECT_EQ(report.nodes, solver.nodes());
+}
+
+// Under node limits that stop the verification part way, a sound problem is never called
+// flawed (an alternative not yet classified may be a 手順前後) and a flawed one never sound.
+TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
+  for (const char* sfen : {kSwap, kRealAlternative}) {
+    SCOPED_TRACE(sfen);
+    Position start = FromSfen(sfen);
+    Solver unlimited(TestOptions());
+    VerifyReport full = VerifyProblem(unlimited, start, std::nullopt, {});
+    ASSERT_TRUE(full.verdict == Verdict::kSound || full.verdict == Verdict::kFlawed);
+    const int steps = TSUME_SANITIZED ? 6 : 24;
+    for (int k = 0; k <= steps; ++k) {
+      int64_t limit = 1 + full.nodes * k / steps;
+      Solver solver(TestOptions(limit));
+      VerifyReport report = VerifyProblem(solver, start, std::nullopt, {});
+      SCOPED_TRACE(limit);
+      EXPECT_TRUE(report.verdict == full.verdict || report.verdict == Verdict::kUnknown)
+          << ToString(report.verdict);
+      if (report.verdict == Verdict::kSound) {
+        EXPECT_TRUE(report.alternatives_complete);
+      }
+    }
+  }
+}
+
+TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({"--json", kSwap}, out, err), kExitOk) << err.str();
+  nlohmann::json j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["verdict"], "sound");
+  EXPECT_TRUE(j["flaws"].empty());
+  ASSERT_TRUE(j["notes"].is_array());
+  int transpositions = 0;
+  for (const nlohmann::json& note : j["notes"]) {
+    for (const char* field : {"kind", "ply", "detail", "moves"}) EXPECT_TRUE(note.contains(field));
+    if (note["kind"] == "transposition") {
+      ++transpositions;
+      EXPECT_EQ(note["ply"], 1);
+      EXPECT_EQ(note["moves"].size(), 5u);
+    }
+  }
+  EXPECT_EQ(transpositions, 1);
+  EXPECT_GT(j["nodes"].get<int64_t>(), j["solve_nodes"].get<int64_t>());
+  EXPECT_GE(j["time_ms"].get<double>(), j["solve_time_ms"].get<double>());
+  EXPECT_TRUE(j["variations_complete"].get<bool>());
+}
+
+TEST(VerifyCommandTest, HumanOutputShowsNotesApartFromFlaws) {
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({kRealAlternative}, out, err), kExitOk) << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("flawed"), std::string::npos) << text;
+  EXPECT_NE(text.find("  余詰 (alternative_mate) at ply 5"), std::string::npos) << text;
+  EXPECT_NE(text.find("  note: 手順前後 (transposition) at ply 1"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace tsume
