@@ -107,14 +107,7 @@ class SolveRun {
         if (r.proven()) {
           best_length_ = r.length;
           std::vector<Move> line;
-          if (ExtractLine(root, r.length, true, 0, line)) {
-            result.status = SolveStatus::kMate;
-            result.moves = line;
-            result.length = int(line.size() - uncounted_.size());
-            result.uncounted = uncounted_;
-            result.length_exact = true;
-            return Finish(result);
-          }
+          if (ExtractLine(root, r.length, true, 0, line)) return MateWithLine(line, true);
           uncounted_.clear();
           break;  // limits: the general path below reports what it can
         }
@@ -192,6 +185,13 @@ class SolveRun {
       result.limit = search_.limit_reason();
       return Finish(result);
     }
+    return MateWithLine(line, exact);
+  }
+
+ private:
+  // A mate with the line just extracted (its uncounted plies in uncounted_).
+  SolveResult MateWithLine(const std::vector<Move>& line, bool exact) {
+    SolveResult result;
     result.status = SolveStatus::kMate;
     result.moves = line;
     result.length = int(line.size() - uncounted_.size());
@@ -200,7 +200,6 @@ class SolveRun {
     return Finish(result);
   }
 
- private:
   SearchLimits MakeLimits(const SolveOptions& options, absl::Time start) {
     SearchLimits limits;
     if (options.on_progress) {
