@@ -171,6 +171,10 @@ const std::map<std::string, int> kZukouDeviations = {
     // the stated line has 9e9d; the attacker then needs 9 more plies, not 7 (confirmed by
     // exhaustive search under game rules: no mate within 7 from there, a mate within 9).
     {"zukou-007", 15},
+    // A longer variation: at ply 12 the stated 6d7d (taking the pawn) is mated in 5 more plies,
+    // the king's 7c8d holds 11 (each reply solved on its own); our line ends with attacker
+    // pieces in hand (駒余り), which the traditional rule may rank below the shorter line.
+    {"zukou-013", 23},
     // After 8e8c the defender can interpose P*8e; capturing it with the horse and recapturing
     // with the knight leaves the attacker an extra pawn, which it needs (P*9e) to go on. The
     // hypothetical capture without the drop therefore does not mate two plies sooner, so our
@@ -181,6 +185,9 @@ const std::map<std::string, int> kZukouDeviations = {
     // game rules, where every defence counts, the same route is 19 plies (P*7c added), also
     // shorter than 21. Not checked by an independent solver.
     {"zukou-082", 17},
+    // A shorter mate than the stated 51, also under game rules (17 plies, every defence
+    // counted): 4g3h 2i1h P*1i (a pawn where the book drops a lance) 1h1g L*1h ...
+    {"zukou-066", 15},
 };
 
 struct ZukouCase {
