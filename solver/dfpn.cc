@@ -21,18 +21,6 @@ Hand FullHand() {
   return h;
 }
 
-// The 1+epsilon trick: a child may run until it is a quarter worse than the second best.
-PnDn SecondBestThreshold(PnDn second) {
-  if (second >= kInfinitePnDn) return kInfinitePnDn;
-  return std::min<PnDn>(kPnDnCap, second + second / 4 + 1);
-}
-
-PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value) {
-  if (parent_threshold >= kInfinitePnDn) return kInfinitePnDn;
-  int64_t t = int64_t(parent_threshold) - int64_t(parent_value) + int64_t(child_value);
-  return PnDn(std::clamp<int64_t>(t, 1, kPnDnCap));
-}
-
 // True when the defender, in check, could block with a drop somewhere.
 bool InterpositionSquareExists(const Position& pos) {
   Bitboard checkers = pos.checkers();
@@ -65,6 +53,17 @@ bool MayCheckFromAfar(const Position& pos, Move m) {
 }
 
 }  // namespace
+
+PnDn SecondBestThreshold(PnDn second) {
+  if (second >= kInfinitePnDn) return kInfinitePnDn;
+  return std::min<PnDn>(kMaxThreshold, second + second / 4 + 1);
+}
+
+PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value) {
+  if (parent_threshold >= kInfinitePnDn) return kInfinitePnDn;
+  int64_t t = int64_t(parent_threshold) - int64_t(parent_value) + int64_t(child_value);
+  return PnDn(std::clamp<int64_t>(t, 1, kMaxThreshold));
+}
 
 Hand MatedProofPieces(const Position& pos, Hand attacker_hand) {
   return RequireMissingInterposers(pos, Hand(), attacker_hand);

@@ -117,6 +117,16 @@ class DfpnSearch {
   int ply_ = 0;
 };
 
+// Thresholds (exposed for tests). They go up to one above the cap of ordinary values: a child
+// whose value reached the cap (sums over a DAG can grow that far) must still get a threshold
+// above its value, or its parent would call it again and again without progress; with that
+// threshold it runs until it is proven or disproven.
+constexpr PnDn kMaxThreshold = kPnDnCap + 1;
+// The 1+epsilon trick: the best child may run until it is a quarter worse than the second.
+PnDn SecondBestThreshold(PnDn second);
+// The threshold left to a child when the parent's own threshold binds.
+PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value);
+
 // Proof-piece and disproof-piece rules (exposed for tests).
 // Proof pieces for a mated defender (in check, no evasion): nothing, except that when an
 // interposition square exists, every kind the defender lacks must stay with the attacker.

@@ -62,8 +62,9 @@ void RunWithLargeStack(const std::function<void()>& fn) {
 
 }  // namespace
 
-// Nodes spent on mates within 1, 3, 5... plies before the unbounded search.
-constexpr int64_t kShortMateBudget = 100000;
+// Nodes of the first turn of the depth-limited search (the unbounded one gets twice as many);
+// each turn has four times the budget of the one before.
+constexpr int64_t kFirstTurnBudget = 100000;
 
 // One solve: the df-pn passes, the exact-length passes and the line extraction.
 class SolveRun {
@@ -96,38 +97,54 @@ class SolveRun {
       result.status = SolveStatus::kNoMate;
       return Finish(result);
     }
-    // Short mates first: mates within 1, 3, 5... plies while that stays cheap. A mate found
-    // this way is exact (the previous depth was disproven) and spares the search from below
-    // the long first mates df-pn tends to find; the disproofs bound the passes below.
+    // Two searches take turns with growing node budgets: mates within 1, 3, 5... plies
+    // (iterative deepening: a mate found so is exact, and each disproof bounds the exact
+    // passes), and the unbounded search, which finds long mates far sooner but tends to wander
+    // into long lines where a short mate exists. Proofs and disproofs carry over from turn to
+    // turn; the unknown entries of one kind of search would mislead the other and are dropped.
     int disproven_within = -1;
+    NodeResult r;
     if (options_.exact_length) {
-      int64_t budget_end = search_.nodes() + kShortMateBudget;
-      for (int depth = 1; search_.nodes() < budget_end; depth += 2) {
-        NodeResult r = search_.Run(root, depth, true, 0, budget_end - search_.nodes());
-        if (r.proven()) {
-          best_length_ = r.length;
-          std::vector<Move> line;
-          if (ExtractLine(root, r.length, true, 0, line)) return MateWithLine(line, true);
-          uncounted_.clear();
-          break;  // limits: the general path below reports what it can
+      int next_depth = 1;
+      for (int64_t budget = kFirstTurnBudget;; budget *= 4) {
+        int64_t turn_end = search_.nodes() + budget;
+        for (int depth = next_depth; search_.nodes() < turn_end; depth += 2) {
+          NodeResult shallow = search_.Run(root, depth, true, 0, turn_end - search_.nodes());
+          if (shallow.proven()) {
+            best_length_ = shallow.length;
+            std::vector<Move> line;
+            if (ExtractLine(root, shallow.length, true, 0, line)) return MateWithLine(line, true);
+            // The limits ran out while extracting: the mate without its full line.
+            result.status = SolveStatus::kMate;
+            result.length = shallow.length;
+            result.length_exact = true;
+            result.moves = line;
+            result.uncounted = uncounted_;
+            result.limit = search_.limit_reason();
+            return Finish(result);
+          }
+          if (!shallow.disproven()) break;
+          if (shallow.depth >= kInfiniteDepth) {
+            result.status = SolveStatus::kNoMate;
+            return Finish(result);
+          }
+          disproven_within = depth;
+          next_depth = depth + 2;
         }
-        if (!r.disproven()) break;
-        if (r.depth >= kInfiniteDepth) {
-          result.status = SolveStatus::kNoMate;
+        if (search_.limit_reached()) {
+          result.limit = search_.limit_reason();
           return Finish(result);
         }
-        disproven_within = depth;
+        tt_.ClearUnknown();
+        search_.ClearRepetitionTable();
+        r = search_.Run(root, kInfiniteDepth, true, 0, 2 * budget);
+        if (r.proven() || r.disproven() || search_.limit_reached()) break;
+        tt_.ClearUnknown();
+        search_.ClearRepetitionTable();
       }
-      if (search_.limit_reached()) {
-        result.limit = search_.limit_reason();
-        return Finish(result);
-      }
-      // The unknown entries of depth-limited searches mislead an unbounded one: start afresh
-      // (only the disproven depth is kept).
-      tt_.Clear();
-      search_.ClearRepetitionTable();
+    } else {
+      r = search_.Run(root, kInfiniteDepth, true, 0);
     }
-    NodeResult r = search_.Run(root, kInfiniteDepth, true, 0);
     if (r.disproven()) {
       result.status = SolveStatus::kNoMate;
       return Finish(result);

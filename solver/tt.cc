@@ -24,10 +24,16 @@ TranspositionTable::~TranspositionTable() { munmap(entries_, bytes_); }
 
 void TranspositionTable::Clear() {
   // Bumping the generation empties the table in O(1); a full wipe only when it wraps.
+  ClearUnknown();
+  first_valid_generation_ = generation_;
+}
+
+void TranspositionTable::ClearUnknown() {
   if (++generation_ == 0) {
     // Handing the pages back empties them (zero pages are empty slots) and frees the memory.
     madvise(entries_, bytes_, MADV_DONTNEED);
     generation_ = 1;
+    first_valid_generation_ = 1;
   }
 }
 
@@ -37,7 +43,7 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
   int best_length = kInfiniteDepth;
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key != board_key || e.generation != generation_) continue;
+    if (e.board_key != board_key || !Valid(e)) continue;
     Hand eh(e.hand);
     if (e.proven()) {
       if (hand.Dominates(eh) && e.length_or_depth <= depth && e.length_or_depth < best_length) {
@@ -62,7 +68,7 @@ TTEntry* TranspositionTable::Slot(uint64_t board_key, Hand hand) {
   bool victim_empty = false;
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    bool empty = e.board_key == 0 || e.generation != generation_;
+    bool empty = !Valid(e);
     if (!empty && e.board_key == board_key && e.hand == hand.bits() && !e.proven() &&
         !e.disproven()) {
       return &e;
@@ -95,7 +101,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.generation == generation_ && e.proven() &&
+    if (e.board_key == board_key && Valid(e) && e.proven() &&
         pieces.Dominates(Hand(e.hand)) && e.length_or_depth <= length) {
       return;  // an at least as strong proof is already stored
     }
@@ -103,7 +109,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
   // Drop what this proof makes redundant: unknown entries it covers and weaker proofs.
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    if (e.board_key != board_key || e.generation != generation_ || e.disproven()) continue;
+    if (e.board_key != board_key || !Valid(e) || e.disproven()) continue;
     Hand eh(e.hand);
     if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
       amount = std::max(amount, e.amount);
@@ -122,14 +128,14 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
   TTEntry* bucket = Bucket(board_key);
   for (int i = 0; i < kBucketSize; ++i) {
     const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && e.generation == generation_ && e.disproven() &&
+    if (e.board_key == board_key && Valid(e) && e.disproven() &&
         Hand(e.hand).Dominates(pieces) && e.length_or_depth >= depth) {
       return;  // an at least as strong disproof is already stored
     }
   }
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    if (e.board_key != board_key || e.generation != generation_ || e.proven()) continue;
+    if (e.board_key != board_key || !Valid(e) || e.proven()) continue;
     Hand eh(e.hand);
     if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
       amount = std::max(amount, e.amount);
@@ -147,7 +153,7 @@ double TranspositionTable::Fill() const {
   uint64_t sample = std::min<uint64_t>(buckets_, 1024);
   uint64_t used = 0;
   for (uint64_t i = 0; i < sample * kBucketSize; ++i)
-    used += entries_[i].board_key != 0 && entries_[i].generation == generation_;
+    used += Valid(entries_[i]);
   return double(used) / double(sample * kBucketSize);
 }
 

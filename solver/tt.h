@@ -66,6 +66,9 @@ class TranspositionTable {
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
   void Clear();
+  // Forgets the unknown entries (their proof and disproof numbers belong to one kind of
+  // search: depth-limited or not), keeping every proof and disproof. O(1).
+  void ClearUnknown();
   // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
   TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
   // Starts loading the bucket of `board_key` into the cache (probes follow shortly).
@@ -93,7 +96,17 @@ class TranspositionTable {
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
   uint64_t mask_ = 0;
-  uint16_t generation_ = 1;  // entries of other generations are empty
+  // Each clear starts a generation. Unknown entries of other generations are empty; proofs
+  // and disproofs stay valid back to the last full clear.
+  uint16_t generation_ = 1;
+  uint16_t first_valid_generation_ = 1;
+  bool Valid(const TTEntry& e) const {
+    if (e.board_key == 0) return false;
+    if (e.proven() || e.disproven()) {
+      return e.generation >= first_valid_generation_ && e.generation <= generation_;
+    }
+    return e.generation == generation_;
+  }
 };
 
 }  // namespace tsume

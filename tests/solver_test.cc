@@ -26,6 +26,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "problems/collection.h"
+#include "solver/dfpn.h"
 
 namespace tsume {
 namespace {
@@ -261,6 +262,20 @@ std::vector<RuleRow> RuleRows() {
 void PrintTo(const RuleRow& row, std::ostream* os) { *os << row.name; }
 
 class RuleRowTest : public ::testing::TestWithParam<RuleRow> {};
+
+TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
+  // 1+epsilon: a quarter more than the second best, plus one.
+  EXPECT_EQ(SecondBestThreshold(4), 6u);
+  EXPECT_EQ(SecondBestThreshold(kInfinitePnDn), kInfinitePnDn);
+  // A value at the cap must leave room to search (else the parent loops without progress),
+  // and thresholds never reach the infinite value that means proven or disproven.
+  EXPECT_GT(SecondBestThreshold(kPnDnCap), kPnDnCap);
+  EXPECT_LT(SecondBestThreshold(kPnDnCap), kInfinitePnDn);
+  EXPECT_GT(ChildThreshold(kMaxThreshold, kPnDnCap, kPnDnCap), kPnDnCap);
+  EXPECT_EQ(ChildThreshold(kInfinitePnDn, 7, 3), kInfinitePnDn);
+  EXPECT_EQ(ChildThreshold(10, 7, 3), 6u);
+  EXPECT_EQ(ChildThreshold(5, 9, 1), 1u);  // never below 1
+}
 
 TEST(RuleRowsTest, DataReadsCleanly) {
   if (!std::filesystem::exists(kRulesPath)) GTEST_SKIP() << kRulesPath << " is absent";

@@ -240,6 +240,43 @@ TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
   EXPECT_EQ(tt.Fill(), 0.0);
 }
 
+TEST(TranspositionTableTest, ClearUnknownKeepsProofsAndDisproofs) {
+  TranspositionTable tt(1);
+  tt.StoreProven(kKey, Hand(), 5, 1);
+  tt.StoreDisproven(kOtherKey, Hand(), 7, 1);
+  tt.StoreUnknown(kKey ^ 1, Hand(), 4, 6, 1);
+  for (int i = 0; i < 3; ++i) {
+    tt.ClearUnknown();
+    TTProbe proof = tt.Probe(kKey, Hand(), 5);
+    ASSERT_TRUE(proof.found);
+    EXPECT_EQ(proof.pn, 0u);
+    EXPECT_EQ(proof.length, 5);
+    TTProbe disproof = tt.Probe(kOtherKey, Hand(), 7);
+    ASSERT_TRUE(disproof.found);
+    EXPECT_EQ(disproof.dn, 0u);
+    EXPECT_FALSE(tt.Probe(kKey ^ 1, Hand(), 5).found);
+  }
+  // New unknown entries live until the next ClearUnknown; a full Clear empties everything.
+  tt.StoreUnknown(kKey ^ 2, Hand(), 3, 3, 1);
+  EXPECT_TRUE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+  tt.Clear();
+  EXPECT_FALSE(tt.Probe(kKey, Hand(), 99).found);
+  EXPECT_FALSE(tt.Probe(kOtherKey, Hand(), 1).found);
+  EXPECT_FALSE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+  EXPECT_EQ(tt.Fill(), 0.0);
+}
+
+TEST(TranspositionTableTest, ClearUnknownWrapAroundEmptiesEverything) {
+  TranspositionTable tt(1);
+  tt.StoreProven(kKey, Hand(), 1, 1);
+  for (int i = 0; i < 70000; ++i) tt.ClearUnknown();
+  // Proofs survive ClearUnknown, but the 16-bit generation has wrapped: the table was wiped
+  // rather than letting stale entries of a reused generation come back.
+  EXPECT_FALSE(tt.Probe(kKey, Hand(), 1).found);
+  tt.StoreProven(kKey, Hand(), 1, 1);
+  EXPECT_TRUE(tt.Probe(kKey, Hand(), 1).found);
+}
+
 // What the model remembers having stored: board key, pieces, proven (else disproven), length
 // or depth.
 using Fact = std::tuple<uint64_t, uint32_t, bool, int>;
