@@ -17,24 +17,22 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   entries_ = static_cast<TTEntry*>(memory);
-  generation_ = 1;
+  base_ = 1;
+  current_ = 1;
 }
 
 TranspositionTable::~TranspositionTable() { munmap(entries_, bytes_); }
 
 void TranspositionTable::Clear() {
-  // Bumping the generation empties the table in O(1); a full wipe only when it wraps.
-  ClearUnknown();
-  first_valid_generation_ = generation_;
-}
-
-void TranspositionTable::ClearUnknown() {
-  if (++generation_ == 0) {
+  // Moving the base generation on empties the table in O(1); a full wipe only when it wraps.
+  if (base_ >= 0xfffd) {
     // Handing the pages back empties them (zero pages are empty slots) and frees the memory.
     madvise(entries_, bytes_, MADV_DONTNEED);
-    generation_ = 1;
-    first_valid_generation_ = 1;
+    base_ = 1;
+  } else {
+    base_ += 2;
   }
+  current_ = base_;
 }
 
 TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
@@ -64,27 +62,23 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
 
 TTEntry* TranspositionTable::Slot(uint64_t board_key, Hand hand) {
   TTEntry* bucket = Bucket(board_key);
+  // Replacement order: empty or stale slots, then the other set's unknown entries, then the
+  // entry that cost least to compute.
   TTEntry* victim = nullptr;
-  bool victim_empty = false;
+  int victim_rank = 3;
   for (int i = 0; i < kBucketSize; ++i) {
     TTEntry& e = bucket[i];
-    bool empty = !Valid(e);
-    if (!empty && e.board_key == board_key && e.hand == hand.bits() && !e.proven() &&
-        !e.disproven()) {
-      return &e;
-    }
-    if (empty) {
-      if (victim == nullptr || !victim_empty) {
-        victim = &e;
-        victim_empty = true;
-      }
-    } else if (victim == nullptr || (!victim_empty && e.amount < victim->amount)) {
+    bool valid = Valid(e);
+    if (valid && e.board_key == board_key && e.hand == hand.bits() && !Final(e)) return &e;
+    int rank = valid ? 2 : OtherSet(e) ? 1 : 0;
+    if (rank < victim_rank || (rank == 2 && victim_rank == 2 && e.amount < victim->amount)) {
       victim = &e;
+      victim_rank = rank;
     }
   }
   *victim = TTEntry{};
   victim->board_key = board_key;
-  victim->generation = generation_;
+  victim->generation = current_;
   victim->hand = hand.bits();
   return victim;
 }

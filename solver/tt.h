@@ -66,9 +66,10 @@ class TranspositionTable {
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
   void Clear();
-  // Forgets the unknown entries (their proof and disproof numbers belong to one kind of
-  // search: depth-limited or not), keeping every proof and disproof. O(1).
-  void ClearUnknown();
+  // Unknown entries belong to one of two sets, and probes see only those of the set in use:
+  // the proof and disproof numbers of depth-limited and unbounded searches mislead each other.
+  // Proofs and disproofs are seen from both. Clear() empties both and selects set 0.
+  void UseUnknownSet(int set) { current_ = uint16_t(base_ + (set & 1)); }
   // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
   TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
   // Starts loading the bucket of `board_key` into the cache (probes follow shortly).
@@ -96,16 +97,20 @@ class TranspositionTable {
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
   uint64_t mask_ = 0;
-  // Each clear starts a generation. Unknown entries of other generations are empty; proofs
-  // and disproofs stay valid back to the last full clear.
-  uint16_t generation_ = 1;
-  uint16_t first_valid_generation_ = 1;
+  // Entries carry the generation they were stored in: base_ or base_ + 1 (the unknown set
+  // in use). Each clear moves base_ on by two, so older entries read as empty.
+  uint16_t base_ = 1;
+  uint16_t current_ = 1;
+  bool Final(const TTEntry& e) const { return e.proven() || e.disproven(); }
   bool Valid(const TTEntry& e) const {
     if (e.board_key == 0) return false;
-    if (e.proven() || e.disproven()) {
-      return e.generation >= first_valid_generation_ && e.generation <= generation_;
-    }
-    return e.generation == generation_;
+    if (Final(e)) return e.generation == base_ || e.generation == base_ + 1;
+    return e.generation == current_;
+  }
+  // Valid in the other unknown set (kept, but the first to be replaced).
+  bool OtherSet(const TTEntry& e) const {
+    return e.board_key != 0 && !Final(e) && e.generation != current_ &&
+           (e.generation == base_ || e.generation == base_ + 1);
   }
 };
 

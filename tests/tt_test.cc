@@ -240,13 +240,16 @@ TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
   EXPECT_EQ(tt.Fill(), 0.0);
 }
 
-TEST(TranspositionTableTest, ClearUnknownKeepsProofsAndDisproofs) {
+TEST(TranspositionTableTest, UnknownSetsAreSeparateAndProofsAreShared) {
   TranspositionTable tt(1);
   tt.StoreProven(kKey, Hand(), 5, 1);
-  tt.StoreDisproven(kOtherKey, Hand(), 7, 1);
   tt.StoreUnknown(kKey ^ 1, Hand(), 4, 6, 1);
-  for (int i = 0; i < 3; ++i) {
-    tt.ClearUnknown();
+  tt.UseUnknownSet(1);
+  tt.StoreDisproven(kOtherKey, Hand(), 7, 1);
+  tt.StoreUnknown(kKey ^ 2, Hand(), 3, 9, 1);
+  for (int set : {0, 1, 0, 1}) {
+    SCOPED_TRACE(set);
+    tt.UseUnknownSet(set);
     TTProbe proof = tt.Probe(kKey, Hand(), 5);
     ASSERT_TRUE(proof.found);
     EXPECT_EQ(proof.pn, 0u);
@@ -254,27 +257,37 @@ TEST(TranspositionTableTest, ClearUnknownKeepsProofsAndDisproofs) {
     TTProbe disproof = tt.Probe(kOtherKey, Hand(), 7);
     ASSERT_TRUE(disproof.found);
     EXPECT_EQ(disproof.dn, 0u);
-    EXPECT_FALSE(tt.Probe(kKey ^ 1, Hand(), 5).found);
+    // Each unknown entry is seen only from its own set, with its own numbers.
+    TTProbe mine = tt.Probe(set == 0 ? kKey ^ 1 : kKey ^ 2, Hand(), 5);
+    ASSERT_TRUE(mine.found);
+    EXPECT_EQ(mine.pn, set == 0 ? 4u : 3u);
+    EXPECT_FALSE(tt.Probe(set == 0 ? kKey ^ 2 : kKey ^ 1, Hand(), 5).found);
   }
-  // New unknown entries live until the next ClearUnknown; a full Clear empties everything.
-  tt.StoreUnknown(kKey ^ 2, Hand(), 3, 3, 1);
-  EXPECT_TRUE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+  // Clear empties both sets and the final results.
   tt.Clear();
-  EXPECT_FALSE(tt.Probe(kKey, Hand(), 99).found);
-  EXPECT_FALSE(tt.Probe(kOtherKey, Hand(), 1).found);
-  EXPECT_FALSE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+  for (int set : {0, 1}) {
+    tt.UseUnknownSet(set);
+    EXPECT_FALSE(tt.Probe(kKey, Hand(), 99).found);
+    EXPECT_FALSE(tt.Probe(kOtherKey, Hand(), 1).found);
+    EXPECT_FALSE(tt.Probe(kKey ^ 1, Hand(), 5).found);
+    EXPECT_FALSE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+  }
   EXPECT_EQ(tt.Fill(), 0.0);
 }
 
-TEST(TranspositionTableTest, ClearUnknownWrapAroundEmptiesEverything) {
+TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
   TranspositionTable tt(1);
-  tt.StoreProven(kKey, Hand(), 1, 1);
-  for (int i = 0; i < 70000; ++i) tt.ClearUnknown();
-  // Proofs survive ClearUnknown, but the 16-bit generation has wrapped: the table was wiped
-  // rather than letting stale entries of a reused generation come back.
-  EXPECT_FALSE(tt.Probe(kKey, Hand(), 1).found);
-  tt.StoreProven(kKey, Hand(), 1, 1);
-  EXPECT_TRUE(tt.Probe(kKey, Hand(), 1).found);
+  // Fill one bucket: keys differing only above the bucket index bits share a bucket.
+  auto key = [](uint64_t i) { return kKey + (i << 40); };
+  tt.UseUnknownSet(1);
+  tt.StoreUnknown(key(0), Hand(), 2, 2, 1);
+  tt.UseUnknownSet(0);
+  for (uint64_t i = 1; i < 8; ++i) tt.StoreUnknown(key(i), Hand(), 2, 2, 100);
+  // A new entry takes the slot of set 1's entry, not one of set 0's costlier ones.
+  tt.StoreUnknown(key(8), Hand(), 2, 2, 1);
+  for (uint64_t i = 1; i <= 8; ++i) EXPECT_TRUE(tt.Probe(key(i), Hand(), 5).found) << i;
+  tt.UseUnknownSet(1);
+  EXPECT_FALSE(tt.Probe(key(0), Hand(), 5).found);
 }
 
 // What the model remembers having stored: board key, pieces, proven (else disproven), length
