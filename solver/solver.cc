@@ -207,7 +207,11 @@ class SolveRun {
       result.limit = search_.limit_reason();
       return Finish(result);
     }
-    return MateWithLine(line, exact);
+    SolveResult mate = MateWithLine(line, exact);
+    // Not proven shortest: the line follows the proof, whose defences are not proven longest
+    // (it may be much shorter); the length is the proven bound.
+    if (!exact) mate.length = std::max(mate.length, length);
+    return mate;
   }
 
  private:
@@ -243,6 +247,7 @@ class SolveRun {
     p.elapsed = now - start_;
     p.hashfull = tt_.Fill();
     p.mate_length = best_length_;
+    p.pv = best_line_;
     options_.on_progress(p);
   }
 
@@ -361,6 +366,7 @@ class SolveRun {
     line.uncounted = std::move(uncounted_);
     uncounted_.clear();
     if (!ok) return std::nullopt;
+    best_line_ = line.moves;
     return line;
   }
 
@@ -434,6 +440,7 @@ class SolveRun {
   std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
   bool follow_proof_ = false;   // ExtractLine follows the proof, not the longest defence
   int best_length_ = 0;         // the shortest mate proven so far, for progress reports
+  std::vector<Move> best_line_;  // the line of the last mate read out, for progress reports
 };
 
 class Solver::Impl {

@@ -842,7 +842,11 @@ TEST(LimitsTest, FirstMateModeReportsAnUpperBound) {
     ASSERT_EQ(first.status, SolveStatus::kMate) << Describe(first);
     EXPECT_FALSE(first.length_exact);
     EXPECT_GE(first.length, exact.length);
-    EXPECT_TRUE(ValidMainLine(root, first, rules)) << Describe(first);
+    // The line follows the proof: a valid mating line, perhaps shorter than the bound.
+    SolveResult as_line = first;
+    as_line.length = int(first.moves.size() - first.uncounted.size());
+    EXPECT_LE(as_line.length, first.length);
+    EXPECT_TRUE(ValidMainLine(root, as_line, rules)) << Describe(first);
   }
 }
 
@@ -896,6 +900,50 @@ TEST(LimitsTest, ProgressIsReported) {
     EXPECT_GE(reports[i].hashfull, 0.0);
     EXPECT_LE(reports[i].hashfull, 1.0);
   }
+}
+
+TEST(LimitsTest, ProgressCarriesTheLineOfTheMateFound) {
+  // zukou-051 (31 plies) is found by the unbounded search and then proven shortest: the
+  // progress reports during those passes carry the line of the mate found.
+  Position root = MustParse("9/9/9/9/G1p6/2g6/1kNS+R4/4r4/LP1+pG4 b NL2bg3s2n2l15p 1");
+  SolveOptions o = Options(Rules::kTsume, 0, 64);
+  std::vector<SearchProgress> reports;
+  o.on_progress = [&reports](const SearchProgress& p) { reports.push_back(p); };
+  o.progress_interval = absl::ZeroDuration();
+  Solver solver(o);
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate);
+  int with_line = 0;
+  for (const SearchProgress& p : reports) {
+    if (p.pv.empty()) continue;
+    ++with_line;
+    EXPECT_GT(p.mate_length, 0);
+    // A legal line from the root whose attacker moves all check.
+    Position pos = root;
+    for (size_t i = 0; i < p.pv.size(); ++i) {
+      ASSERT_TRUE(pos.IsLegal(p.pv[i])) << "ply " << i + 1;
+      if (i % 2 == 0) {
+        EXPECT_TRUE(pos.GivesCheck(p.pv[i])) << "ply " << i + 1;
+      }
+      pos.DoMove(p.pv[i]);
+    }
+  }
+  EXPECT_GT(with_line, 0) << reports.size() << " reports, none with a line";
+}
+
+TEST(FirstMateTest, LengthIsTheProvenBoundNotTheProofLinesLength) {
+  // zukou-064: exact length 69. The first proof's line follows that proof, whose defences are
+  // not the longest: it ends after 17 plies. A mate within 17 does not exist, so the length
+  // reported must be the proof's bound, at least 69.
+  Position root = MustParse("5l2S/9/1+B3pPRp/6+s1L/5G1R1/6LGG/4+p4/5Ssp1/5+B+p1k b G3Nnl12p 1");
+  SolveOptions o = Options(Rules::kTsume, 0, 64);
+  o.exact_length = false;
+  Solver solver(o);
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate);
+  EXPECT_FALSE(r.length_exact);
+  EXPECT_GE(r.length, 69) << Describe(r);
+  EXPECT_LE(int(r.moves.size() - r.uncounted.size()), r.length) << Describe(r);
 }
 
 // Follow-up queries after a solve agree with it: a mate within the exact length, none within

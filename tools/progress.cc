@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "core/position.h"
 
 namespace tsume {
 namespace {
@@ -57,6 +60,15 @@ std::string FormatProgress(const SearchProgress& p) {
       absl::StrFormat("nodes %d  nps %.0f  hash %.1f%%  %.1fs", p.nodes,
                       seconds > 0 ? p.nodes / seconds : 0.0, p.hashfull * 100, seconds);
   if (p.mate_length > 0) absl::StrAppendFormat(&line, "  mate %d", p.mate_length);
+  if (!p.pv.empty()) {
+    // The start of the line: the whole of a long one would not fit on a terminal line.
+    constexpr size_t kShownMoves = 8;
+    absl::StrAppend(&line, "  pv");
+    for (size_t i = 0; i < std::min(p.pv.size(), kShownMoves); ++i) {
+      absl::StrAppend(&line, " ", ToUsi(p.pv[i]));
+    }
+    if (p.pv.size() > kShownMoves) absl::StrAppend(&line, " ...");
+  }
   return line;
 }
 

@@ -21,8 +21,9 @@ constexpr char kSolveHelp[] =
     "                   [--first-mate] [--format F] (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
     "and Japanese notation, nodes, time, nodes/s, table fill.\n"
-    "  --first-mate  stop at the first mate found: its line follows the proof found (the\n"
-    "                length is not proven shortest, the defences not proven longest)\n";
+    "  --first-mate  stop at the first mate found: the length is that proof's bound (not\n"
+    "                proven shortest); the line follows the proof, its defences not proven\n"
+    "                longest, so it may be shorter than the bound\n";
 
 }  // namespace
 
