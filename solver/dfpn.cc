@@ -21,6 +21,42 @@ Hand FullHand() {
   return h;
 }
 
+// The children of an AND node on one interposition square (tsume rules): OR(hypothetical
+// captures, AND(real drops)).
+// The least of some values, which child has it, and the second least.
+// (Indices may be negative: groups are offered as -2 - square.)
+struct LeastTwo {
+  PnDn least = kInfinitePnDn, second = kInfinitePnDn;
+  int index = -1;
+  bool any = false;
+  void Offer(PnDn v, int i) {
+    if (!any || v < least) {
+      second = any ? least : kInfinitePnDn;
+      least = v;
+      index = i;
+      any = true;
+    } else {
+      second = std::min(second, v);
+    }
+  }
+};
+
+struct SquareGroup {
+  bool has_h = false, has_d = false;
+  PnDn h_pn = kInfinitePnDn, h_dn = 0;  // OR over the hypothetical children
+  PnDn d_pn = 0, d_dn = kInfinitePnDn;  // AND over the drops
+  LeastTwo h_by_pn, d_by_dn;
+  bool empty() const { return !has_h && !has_d; }
+  PnDn pn() const {
+    if (has_h && has_d) return std::min(h_pn, d_pn);
+    return has_h ? h_pn : d_pn;
+  }
+  PnDn dn() const {
+    if (has_h && has_d) return SaturatingAdd(h_dn, d_dn);
+    return has_h ? h_dn : d_dn;
+  }
+};
+
 // True when the defender, in check, could block with a drop somewhere.
 bool InterpositionSquareExists(const Position& pos) {
   Bitboard checkers = pos.checkers();
@@ -418,7 +454,12 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   }
   // Adds the drop on s that follows `after` in generation order (the first one when `after`
   // is none), and the ones after it while each is found mated at once.
+  // Squares whose drops a proven hypothetical capture made useless, and squares whose drops
+  // are in the list.
+  Bitboard useless_squares, revealed_drops;
   auto expose_drops = [&](Square s, Move after) {
+    if (useless_squares.Test(s)) return;
+    revealed_drops.Set(s);
     bool passed = after.is_none();
     for (Move m : moves) {
       if (!passed) {
@@ -447,7 +488,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       children.push_back(c);
     }
   }
-  // Adds the real drops on s, once no hypothetical capture there is a mate.
+  // Adds the first real drop on s (more follow as each is mated).
   auto reveal_drops = [&](Square s) { expose_drops(s, Move::None()); };
   // A mated drop on an interposition square lets the next piece be tried there.
   auto expose_after = [&](int i) {
@@ -456,28 +497,27 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       expose_drops(c.square, c.move);
     }
   };
-  // Hypothetical children of one square form an OR group: one mate makes the drops there
-  // useless (the rest are dropped); each non-mate is dropped, and when none is left the real
-  // drops take their place.
+  // An interposition square (tsume rules) is settled either way: its hypothetical children
+  // form an OR group, and one mate among them makes the drops there useless (they and the
+  // other hypothetical children are dropped); or every real drop there is mated, which proves
+  // the square too (the drops then count: a bound, which the exact passes refine). The two
+  // are searched side by side. A hypothetical child found no mate is dropped.
   auto settle_hypothetical = [&](int i) {
     const Child& h = children[i];
     if (h.kind != ChildKind::kHypothetical) return;
     Square s = h.square;
     if (h.result.proven()) {
+      useless_squares.Set(s);
       for (Child& other : children) {
-        if (&other != &h && other.kind == ChildKind::kHypothetical && other.square == s) {
-          other.kind = ChildKind::kUnavailable;
-        }
+        if (&other != &h && other.square == s) other.kind = ChildKind::kUnavailable;
       }
     } else if (h.result.disproven()) {
       children[i].kind = ChildKind::kUnavailable;
-      for (const Child& other : children) {
-        if (other.kind == ChildKind::kHypothetical && other.square == s) return;
-      }
-      reveal_drops(s);
+      if (!revealed_drops.Test(s)) reveal_drops(s);
     }
   };
   int initialised = int(children.size());
+  bool settled = false;
   for (Square s : revealed_squares) reveal_drops(s);
   for (int i = 0; i < initialised; ++i) {
     Child& c = children[i];
@@ -490,8 +530,82 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     }
     if (!or_node) expose_after(i);
     // A proven child of an OR node or a disproven child of an AND node settles the node.
-    if (or_node ? children[i].result.proven() : children[i].result.disproven()) break;
+    if (or_node ? children[i].result.proven() : children[i].result.disproven()) {
+      settled = true;
+      break;
+    }
   }
+  if (!settled) {
+    for (Square s : hypothetical_squares) {
+      if (!revealed_drops.Test(s)) reveal_drops(s);
+    }
+  }
+
+  // AND nodes under tsume rules: the children on an interposition square s form a group,
+  // OR(hypothetical children, AND(real drops on s)), counted as one child of the node.
+  auto in_group = [&](const Child& c) {
+    return c.square != kNoSquare && hypothetical_squares.Test(c.square);
+  };
+  auto combine_square = [&](Square sq) {
+    SquareGroup g;
+    for (int i = 0; i < int(children.size()); ++i) {
+      const Child& c = children[i];
+      if (c.kind == ChildKind::kUnavailable || c.square != sq) continue;
+      if (c.kind == ChildKind::kHypothetical) {
+        g.has_h = true;
+        g.h_dn = SaturatingAdd(g.h_dn, c.result.dn);
+        g.h_by_pn.Offer(c.result.pn, i);
+        g.h_pn = g.h_by_pn.least;
+      } else {
+        g.has_d = true;
+        g.d_pn = SaturatingAdd(g.d_pn, c.result.pn);
+        g.d_by_dn.Offer(c.result.dn, i);
+        g.d_dn = g.d_by_dn.least;
+      }
+    }
+    return g;
+  };
+  // The child to search at such an AND node, with its thresholds: the least disproof number
+  // among the plain children and the groups; within a group the branch with the smaller
+  // proof number; within that branch its best child.
+  auto select_and_child = [&](PnDn node_pn, PnDn node_thpn, PnDn node_thdn, PnDn& out_thpn,
+                              PnDn& out_thdn) {
+    // Plain children by index, groups as -2 - square.
+    LeastTwo by_dn;
+    for (int i = 0; i < int(children.size()); ++i) {
+      const Child& c = children[i];
+      if (c.kind == ChildKind::kUnavailable || in_group(c)) continue;
+      by_dn.Offer(c.result.dn, i);
+    }
+    for (Square sq : hypothetical_squares) {
+      SquareGroup g = combine_square(sq);
+      if (!g.empty()) by_dn.Offer(g.dn(), -2 - sq);
+    }
+    PnDn sel_thdn = std::min(node_thdn, SecondBestThreshold(by_dn.second));
+    if (by_dn.index >= 0) {
+      out_thdn = sel_thdn;
+      out_thpn = ChildThreshold(node_thpn, node_pn, children[by_dn.index].result.pn);
+      return by_dn.index;
+    }
+    SquareGroup g = combine_square(-2 - by_dn.index);
+    PnDn sel_thpn = ChildThreshold(node_thpn, node_pn, g.pn());
+    bool use_h = g.has_h && (!g.has_d || g.h_pn <= g.d_pn);
+    PnDn branch_thpn = sel_thpn, branch_thdn = sel_thdn;
+    if (g.has_h && g.has_d) {
+      branch_thpn = std::min(sel_thpn, SecondBestThreshold(use_h ? g.d_pn : g.h_pn));
+      branch_thdn = ChildThreshold(sel_thdn, g.dn(), use_h ? g.h_dn : g.d_dn);
+    }
+    if (use_h) {
+      int i = g.h_by_pn.index;
+      out_thpn = std::min(branch_thpn, SecondBestThreshold(g.h_by_pn.second));
+      out_thdn = ChildThreshold(branch_thdn, g.h_dn, children[i].result.dn);
+      return i;
+    }
+    int i = g.d_by_dn.index;
+    out_thdn = std::min(branch_thdn, SecondBestThreshold(g.d_by_dn.second));
+    out_thpn = ChildThreshold(branch_thpn, g.d_pn, children[i].result.pn);
+    return i;
+  };
 
   PnDn pn = 1, dn = 1;
   while (true) {
@@ -507,9 +621,15 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       pn = 0;
       dn = kInfinitePnDn;
       for (const Child& c : children) {
-        if (c.kind == ChildKind::kUnavailable) continue;
+        if (c.kind == ChildKind::kUnavailable || in_group(c)) continue;
         pn = SaturatingAdd(pn, c.result.pn);
         dn = std::min(dn, c.result.dn);
+      }
+      for (Square s : hypothetical_squares) {
+        SquareGroup g = combine_square(s);
+        if (g.empty()) continue;
+        pn = SaturatingAdd(pn, g.pn());
+        dn = std::min(dn, g.dn());
       }
     }
     if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
@@ -530,15 +650,19 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       }
     }
     second = std::min(second, kInfinitePnDn);
-    const Child& c = children[best];
     PnDn child_thpn, child_thdn;
     if (or_node) {
+      const Child& c = children[best];
       child_thpn = std::min(thpn, SecondBestThreshold(second));
       child_thdn = ChildThreshold(thdn, dn, c.result.dn);
-    } else {
+    } else if (hypothetical_squares.None()) {
+      const Child& c = children[best];
       child_thdn = std::min(thdn, SecondBestThreshold(second));
       child_thpn = ChildThreshold(thpn, pn, c.result.pn);
+    } else {
+      best = select_and_child(pn, thpn, thdn, child_thpn, child_thdn);
     }
+    const Child& c = children[best];
     bool hypothetical = c.kind == ChildKind::kHypothetical;
     uint64_t child_path = c.path_key;
     if (hypothetical) {
@@ -589,7 +713,8 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       Hand proof;
       int longest = 0;
       for (const Child& c : kids) {
-        if (c.kind == ChildKind::kUnavailable) continue;
+        // Unproven children here are hypothetical ones of a square whose drops were all mated.
+        if (c.kind == ChildKind::kUnavailable || !c.result.proven()) continue;
         proof = Hand::Max(proof, c.result.pieces);
         // A useless interposition is not counted: its square's hypothetical position is.
         int length = c.kind == ChildKind::kHypothetical ? c.result.length : c.result.length + 1;
@@ -637,9 +762,15 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         return c.result.tainted && c.result.loop_ply < pos.ply() ? pos.ply() - c.result.loop_ply
                                                                  : 0;
       };
+      // A drop refutes only once no hypothetical capture on its square is left open.
+      Bitboard open_squares;
+      for (const Child& c : kids) {
+        if (c.kind == ChildKind::kHypothetical) open_squares.Set(c.square);
+      }
       const Child* refutation = nullptr;
       for (const Child& c : kids) {
         if (c.kind != ChildKind::kReal || !c.result.disproven()) continue;
+        if (c.square != kNoSquare && c.move.is_drop() && open_squares.Test(c.square)) continue;
         if (!refutation || taint(c) < taint(*refutation) ||
             (taint(c) == taint(*refutation) && c.result.depth > refutation->result.depth)) {
           refutation = &c;
