@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -66,6 +68,53 @@ const char* ToString(Verdict v) {
 
 namespace {
 
+bool UselessDropSquare(Solver& solver, Position& pos, Square s, int depth, bool& unknown);
+
+// A defence that holds out longer than the intended line allows. `pos` is the position after
+// the intended line's first `played` plies, an attacker move after which the mate takes longer
+// than the line's remaining plies. Along the line, the first defence whose intended reply
+// still allows the mate in time while another reply (not a useless drop) does not: its 1-based
+// ply and that reply. Nothing when the limits stop a query or the line gives out first.
+std::optional<std::pair<int, Move>> FindLongerDefence(Solver& solver, Position pos,
+                                                      const std::vector<Move>& intended,
+                                                      int played) {
+  int n = int(intended.size());
+  for (int j = played; j < n; j += 2) {
+    int after = n - j - 1;  // plies left after the defence at index j
+    Move reply = intended[j];
+    if (!pos.IsFullyLegal(reply)) return std::nullopt;
+    pos.DoMove(reply);
+    SolveStatus in_time = solver.MateWithin(pos, after, true);
+    pos.UndoMove();
+    if (in_time == SolveStatus::kUnknown) return std::nullopt;
+    if (in_time == SolveStatus::kMate) {
+      Bitboard between;
+      if (pos.checkers().Count() == 1) {
+        between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+      }
+      MoveList defences;
+      GenerateEvasions(pos, defences);
+      for (Move d : defences) {
+        if (d == reply) continue;
+        bool unknown = false;
+        if (IsDeferrableDrop(d, between) &&
+            UselessDropSquare(solver, pos, d.to(), after - 1, unknown))
+          continue;
+        pos.DoMove(d);
+        SolveStatus longer = solver.MateWithin(pos, after, true);
+        pos.UndoMove();
+        if (longer == SolveStatus::kNoMate) return std::make_pair(j + 1, d);
+      }
+      return std::nullopt;
+    }
+    // The intended reply holds out longer too: the fault lies further on.
+    pos.DoMove(reply);
+    if (j + 1 >= n || !pos.IsFullyLegal(intended[j + 1])) return std::nullopt;
+    pos.DoMove(intended[j + 1]);
+  }
+  return std::nullopt;
+}
+
 // Checks the intended line: legal, every attacker move a check that keeps the mate within the
 // remaining length, every defence a longest one, and mate (under tsume rules) at the end.
 // Returns a flaw, or nothing when the line is a correct solution of its own length.
@@ -87,6 +136,17 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
     int remaining = n - i - 1;
     if (attacker) {
       if (solver.MateWithin(pos, remaining, false) == SolveStatus::kNoMate) {
+        // Name the defence that holds out longer where it can be found: its ply, and the
+        // defence as the flaw's line.
+        if (auto longer = FindLongerDefence(solver, pos, intended, i + 1)) {
+          auto [ply, defence] = *longer;
+          return Flaw{
+              FlawKind::kBadIntendedLine,
+              ply,
+              absl::StrCat(ToUsi(defence), " holds out longer than ", ToUsi(intended[ply - 1]),
+                           ": no mate in the ", n - ply, " plies the line has left"),
+              {defence}};
+        }
         return flaw(i + 1, absl::StrCat("after ", ToUsi(m), " there is no mate in ", remaining));
       }
     } else if (remaining >= 3 &&

@@ -280,6 +280,55 @@ TEST(VerifyTest, NodesAndTimeCoverTheWholeVerification) {
 
 // Under node limits that stop the verification part way, a sound problem is never called
 // flawed (an alternative not yet classified may be a 手順前後) and a flawed one never sound.
+// An intended line whose defence at some ply is not the longest: the flaw names a defence
+// that holds out longer, at that ply. The line is built from the solver's main line: the
+// defence at `ply` replaced by one after which the mate is shorter, then that mate.
+TEST(VerifyTest, IntendedLineWithAShortDefenceNamesTheLongerOne) {
+  Position start = FromSfen(kVariations);
+  Solver solver(TestOptions());
+  SolveResult solution = solver.Solve(start);
+  ASSERT_EQ(solution.status, SolveStatus::kMate);
+  const std::vector<Move>& main_line = solution.moves;
+  int built = 0;
+  for (int ply = 2; ply < int(main_line.size()); ply += 2) {
+    Position pos = PositionBefore(start, main_line, ply);
+    int after = int(main_line.size()) - ply;  // plies after the main line's defence
+    MoveList defences;
+    GenerateEvasions(pos, defences);
+    for (Move d : defences) {
+      if (d.is_drop()) continue;  // keep clear of useless drops
+      pos.DoMove(d);
+      bool shorter = after >= 3 && solver.MateWithin(pos, after - 2, true) == SolveStatus::kMate;
+      std::vector<Move> rest =
+          shorter ? solver.MateLine(pos, after - 2, true) : std::vector<Move>();
+      pos.UndoMove();
+      if (!shorter || rest.empty()) continue;
+      std::vector<Move> intended(main_line.begin(), main_line.begin() + ply - 1);
+      intended.push_back(d);
+      intended.insert(intended.end(), rest.begin(), rest.end());
+      SCOPED_TRACE(absl::StrCat("ply ", ply, " ", ToUsi(d)));
+      Solver verifier(TestOptions());
+      VerifyReport report = VerifyProblem(verifier, start, int(intended.size()), intended);
+      const Flaw* bad = nullptr;
+      for (const Flaw& f : report.flaws) {
+        if (f.kind == FlawKind::kBadIntendedLine) bad = &f;
+      }
+      ASSERT_NE(bad, nullptr);
+      EXPECT_EQ(bad->ply, ply) << bad->detail;
+      ASSERT_EQ(bad->line.size(), 1u) << bad->detail;
+      // The defence named holds out past what the line has left, by the test's own solver.
+      Move longer = bad->line[0];
+      EXPECT_NE(longer, d);
+      ASSERT_TRUE(pos.IsFullyLegal(longer));
+      pos.DoMove(longer);
+      EXPECT_EQ(solver.MateWithin(pos, int(intended.size()) - ply, true), SolveStatus::kNoMate);
+      pos.UndoMove();
+      ++built;
+    }
+  }
+  EXPECT_GT(built, 0) << "no defence shorter than the main line's to build a line with";
+}
+
 TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
   for (const char* sfen : {kSwap, kRealAlternative}) {
     SCOPED_TRACE(sfen);
