@@ -76,6 +76,10 @@ constexpr int64_t kFirstTurnBudget = 100000;
 // that follow an unbounded mate.
 int NextDepth(int depth) { return depth + 2 * std::max(1, depth / 32); }
 
+// How many extra longest defences line extraction may try, per solve, for one that leaves
+// the attacker nothing in hand.
+constexpr int kTieBudget = 64;
+
 // One solve: the df-pn passes, the exact-length passes and the line extraction.
 class SolveRun {
  public:
@@ -235,6 +239,9 @@ class SolveRun {
     result.length = int(line.size() - uncounted_.size());
     result.uncounted = uncounted_;
     result.length_exact = exact;
+    // A limit may have cut short the search for a line leaving nothing in hand: the line is
+    // whole, but say so.
+    result.limit = search_.limit_reached() ? search_.limit_reason() : line_limit_;
     return Finish(result);
   }
 
@@ -322,6 +329,18 @@ class SolveRun {
     // in between counts only when its own line is that long (not longer: then it is useless).
     // The exact-length pass left a refutation of the shorter mate in the table: try it first.
     OrderByTable(pos, moves, remaining - 3, true);
+    // Tsume rules: among the longest defences, one whose line leaves the attacker nothing in
+    // hand (駒余り) is preferred; the first longest line is kept in case none does.
+    Color attacker = ~pos.side_to_move();
+    size_t line_mark = line.size(), uncounted_mark = uncounted_.size();
+    std::vector<Move> first_line;
+    std::vector<int> first_uncounted;
+    auto restore_first = [&] {
+      line.resize(line_mark);
+      uncounted_.resize(uncounted_mark);
+      line.insert(line.end(), first_line.begin(), first_line.end());
+      uncounted_.insert(uncounted_.end(), first_uncounted.begin(), first_uncounted.end());
+    };
     for (Move m : moves) {
       bool interposition = IsDeferrableDrop(m, deferred);
       if (interposition && short_squares.Test(m.to())) continue;
@@ -334,12 +353,38 @@ class SolveRun {
       if (longest) {
         line.push_back(m);
         bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
+        bool pieces_left = ok && !HandAtEnd(pos, line, line_mark + 1, attacker).Empty();
         pos.UndoMove();
-        return ok;
+        if (!ok) {
+          if (first_line.empty()) return false;
+          // The limits ran out: the first longest line stands, and the result says why.
+          if (line_limit_ == LimitReason::kNone) line_limit_ = search_.limit_reason();
+          restore_first();
+          return true;
+        }
+        if (options_.rules != Rules::kTsume || !pieces_left) return true;
+        if (first_line.empty()) {
+          first_line.assign(line.begin() + line_mark, line.end());
+          first_uncounted.assign(uncounted_.begin() + uncounted_mark, uncounted_.end());
+        }
+        line.resize(line_mark);
+        uncounted_.resize(uncounted_mark);
+        // Each further candidate extracts a whole line: bounded per solve.
+        if (tie_budget_ <= 0) break;
+        --tie_budget_;
+        continue;
       }
       pos.UndoMove();
-      if (search_.limit_reached()) return false;
+      if (search_.limit_reached()) break;
     }
+    if (!first_line.empty()) {
+      if (search_.limit_reached() && line_limit_ == LimitReason::kNone) {
+        line_limit_ = search_.limit_reason();
+      }
+      restore_first();
+      return true;
+    }
+    if (search_.limit_reached()) return false;
     // Every longest line goes through a useless drop: show the drop and its capture (they do
     // not count), then go on from the position after the capture with the same length.
     for (Move m : moves) {
@@ -361,6 +406,14 @@ class SolveRun {
       return ok;
     }
     return false;
+  }
+
+  // The attacker's hand after playing line[from...] from pos (pos is left as it was).
+  static Hand HandAtEnd(Position& pos, const std::vector<Move>& line, size_t from, Color attacker) {
+    for (size_t i = from; i < line.size(); ++i) pos.DoMove(line[i]);
+    Hand hand = pos.hand(attacker);
+    for (size_t i = from; i < line.size(); ++i) pos.UndoMove();
+    return hand;
   }
 
   struct FoundLine {
@@ -449,7 +502,10 @@ class SolveRun {
   TranspositionTable& tt_;
   DfpnSearch search_;
   absl::Time next_progress_;
-  std::vector<int> uncounted_;   // indices of useless drops and their captures in the line
+  std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
+  // Longest defences tried beyond the first for their 駒余り, per solve (each extracts a line).
+  int tie_budget_ = kTieBudget;
+  LimitReason line_limit_ = LimitReason::kNone;  // a limit that cut the tie-breaking short
   bool follow_proof_ = false;    // ExtractLine follows the proof, not the longest defence
   int best_length_ = 0;          // the shortest mate proven so far, for progress reports
   std::vector<Move> best_line_;  // the line of the last mate read out, for progress reports

@@ -701,6 +701,28 @@ TEST(ZukouTest, ShortClassicsSolveWithTheirStatedLength) {
   EXPECT_EQ(solved, int(ids.size()));
 }
 
+// Among equally long defences the line takes one that leaves the attacker nothing in hand.
+// zukou-007 (15 plies as we count; see solver_slow_test.cc) has longest lines that leave a
+// piece over (the first one found, the line reported before this rule) and one that does not.
+TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
+  if (kSanitized) GTEST_SKIP() << "about a second in Release";
+  std::vector<Problem> problems = ReadProblems(kZukouPath);
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  auto it = std::find_if(problems.begin(), problems.end(),
+                         [](const Problem& p) { return p.id == "zukou-007"; });
+  ASSERT_NE(it, problems.end());
+  Position root = MustParse(it->sfen);
+  Solver solver(Options(Rules::kTsume, 0, 64));
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  ASSERT_TRUE(r.length_exact);
+  EXPECT_EQ(r.length, 15);
+  EXPECT_TRUE(ValidMainLine(root, r, Rules::kTsume)) << Describe(r);
+  Position end = root;
+  for (Move m : r.moves) end.DoMove(m);
+  EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
+}
+
 // An interposition square's real drops are searched beside its hypothetical captures (either
 // settles the square). Selecting among such squares once picked whichever was offered last,
 // whatever its numbers: the child then returned at once, again and again, and zukou-002 (found
