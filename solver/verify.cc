@@ -28,6 +28,8 @@ const char* ToString(FlawKind kind) {
       return "transposition";
     case FlawKind::kSameLengthVariation:
       return "same_length_variation";
+    case FlawKind::kLongerVariation:
+      return "longer_variation";
   }
   return "";
 }
@@ -48,6 +50,8 @@ const char* JapaneseName(FlawKind kind) {
       return "手順前後";
     case FlawKind::kSameLengthVariation:
       return "変同";
+    case FlawKind::kLongerVariation:
+      return "変長";
   }
   return "";
 }
@@ -118,8 +122,11 @@ std::optional<std::pair<int, Move>> FindLongerDefence(Solver& solver, Position p
 // Checks the intended line: legal, every attacker move a check that keeps the mate within the
 // remaining length, every defence a longest one, and mate (under tsume rules) at the end.
 // Returns a flaw, or nothing when the line is a correct solution of its own length.
+// With `longer_defences_allowed`, defences that hold out longer than the line are left to the
+// examination along the main line (the 変長 case).
 std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
-                                      const std::vector<Move>& intended) {
+                                      const std::vector<Move>& intended,
+                                      bool longer_defences_allowed = false) {
   Position pos = problem;
   int n = int(intended.size());
   auto flaw = [&](int ply, std::string detail) {
@@ -135,7 +142,8 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
     pos.DoMove(m);
     int remaining = n - i - 1;
     if (attacker) {
-      if (solver.MateWithin(pos, remaining, false) == SolveStatus::kNoMate) {
+      if (!longer_defences_allowed &&
+          solver.MateWithin(pos, remaining, false) == SolveStatus::kNoMate) {
         // Name the defence that holds out longer where it can be found: its ply, and the
         // defence as the flaw's line.
         if (auto longer = FindLongerDefence(solver, pos, intended, i + 1)) {
@@ -159,6 +167,12 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
     return flaw(n, "the line does not end in mate");
   }
   return std::nullopt;
+}
+
+// The attacker's hand after `line` is played from `pos`.
+Hand HandAtEnd(Position pos, const std::vector<Move>& line, Color attacker) {
+  for (Move m : line) pos.DoMove(m);
+  return pos.hand(attacker);
 }
 
 std::vector<Move> Concat(Move first, const std::vector<Move>& rest) {
@@ -282,7 +296,8 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
 // defence leaves `remaining_after` counted plies: every other defence that holds out exactly as
 // long, useless drops left out.
 void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaining_after,
-                             const std::vector<Move>& main_line, VerifyReport& report) {
+                             const std::vector<Move>& main_line, bool longer_allowed,
+                             VerifyReport& report) {
   Bitboard between;
   if (pos.checkers().Count() == 1) {
     between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
@@ -292,6 +307,8 @@ void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaini
   Bitboard useless_squares, tested_squares;
   // Drops of different pieces on one square make one note: the first, naming the others.
   std::map<Square, std::pair<size_t, std::string>> drop_notes;  // note index, other pieces
+  int longer_note = -1;                                         // this ply's 変長 note
+  std::string longer_others;                                    // the other defences it names
   for (Move d : defences) {
     if (d == main_line[ply - 1]) continue;
     if (IsDeferrableDrop(d, between)) {
@@ -316,6 +333,39 @@ void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaini
     if (shorter == SolveStatus::kUnknown ||
         (shorter == SolveStatus::kNoMate && within == SolveStatus::kUnknown)) {
       report.variations_complete = false;
+    } else if (longer_allowed && shorter == SolveStatus::kNoMate &&
+               within == SolveStatus::kNoMate) {
+      // Longer than the main line (the composer's, two plies short of the longest defence):
+      // 変長 when two plies longer with pieces left over, otherwise the line is too short.
+      std::vector<Move> longer;
+      if (solver.MateWithin(pos, remaining_after + 2, true) == SolveStatus::kMate) {
+        longer = Concat(d, solver.MateLine(pos, remaining_after + 2, true));
+      }
+      pos.UndoMove();
+      // A drop whose capture mates sooner than the line through it is useless: no variation.
+      bool unknown = false;
+      if (IsDeferrableDrop(d, between) &&
+          UselessDropSquare(solver, pos, d.to(), remaining_after + 1, unknown)) {
+        continue;
+      }
+      if (unknown) report.variations_complete = false;
+      Color attacker = ~pos.side_to_move();
+      if (longer.size() > 1 && !HandAtEnd(pos, longer, attacker).Empty()) {
+        // One note per ply, naming the other defences that do the same.
+        if (longer_note < 0) {
+          longer_note = int(report.notes.size());
+          report.notes.push_back({FlawKind::kLongerVariation, ply, ToUsi(d), longer});
+        } else {
+          absl::StrAppend(&longer_others, longer_others.empty() ? "" : ", ", ToUsi(d));
+        }
+      } else {
+        report.flaws.push_back(
+            {FlawKind::kLongerThanStated, ply,
+             absl::StrCat(ToUsi(d), " holds out longer than ", ToUsi(main_line[ply - 1]),
+                          longer.size() > 1 ? ", and its line leaves nothing in hand" : ""),
+             longer.size() > 1 ? longer : std::vector<Move>{d}});
+      }
+      continue;
     } else if (within == SolveStatus::kMate) {
       auto same_square = d.is_drop() ? drop_notes.find(d.to()) : drop_notes.end();
       if (same_square != drop_notes.end()) {
@@ -329,6 +379,11 @@ void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaini
       }
     }
     pos.UndoMove();
+  }
+  if (longer_note >= 0) {
+    absl::StrAppend(&report.notes[longer_note].detail, " holds out two plies longer than ",
+                    ToUsi(main_line[ply - 1]), " and leaves pieces in the attacker's hand",
+                    longer_others.empty() ? "" : absl::StrCat(" (as do ", longer_others, ")"));
   }
   for (const auto& [square, note] : drop_notes) {
     if (!note.second.empty()) {
@@ -362,13 +417,26 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   };
   report.solution = solver.Solve(problem);
   const SolveResult& solution = report.solution;
+  if (solution.status == SolveStatus::kMate) report.length = solution.length;
   if (solution.status == SolveStatus::kNoMate) return finish(Verdict::kNotMate);
   if (solution.status != SolveStatus::kMate || !solution.length_exact ||
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
     return finish(Verdict::kUnknown);
   }
   int length = solution.length;
-  if (stated_length && *stated_length > length) {
+  Color attacker = problem.side_to_move();
+  // 変長: the intended line is a correct line two plies short of the longest defence, ending
+  // with nothing in hand where the solver's longest line (which avoids 駒余り where it can)
+  // leaves pieces over. The intended line is then the solution, and each longer defence along
+  // it a 変長 note when it too is two plies longer with pieces left over (a flaw otherwise).
+  bool longer_variation = stated_length && *stated_length == length - 2 &&
+                          int(intended.size()) == *stated_length &&
+                          !CheckIntendedLine(solver, problem, intended, true) &&
+                          HandAtEnd(problem, intended, attacker).Empty() &&
+                          !HandAtEnd(problem, solution.moves, attacker).Empty();
+  if (longer_variation) {
+    length = *stated_length;
+  } else if (stated_length && *stated_length > length) {
     report.flaws.push_back({FlawKind::kShorterMate, 0,
                             absl::StrCat("mate in ", length, ", stated ", *stated_length),
                             solution.moves});
@@ -379,10 +447,14 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
          solution.moves});
   }
 
+  report.length = length;
   // The main line: the intended one when it is a correct solution of the exact length.
   report.main_line = solution.moves;
   std::vector<int> uncounted = solution.uncounted;
-  if (!intended.empty()) {
+  if (longer_variation) {
+    report.main_line = intended;
+    uncounted.clear();
+  } else if (!intended.empty()) {
     std::optional<Flaw> bad = CheckIntendedLine(solver, problem, intended);
     if (bad) {
       report.flaws.push_back(*bad);
@@ -407,13 +479,13 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
       unclassified +=
           CheckAlternativeMates(solver, pos, i + 1, remaining, line, main_positions, report);
     } else if (counted && !attacker_turn) {
-      CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, report);
+      CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, longer_variation, report);
     }
     pos.DoMove(line[i]);
     if (counted) --remaining;
   }
   // 駒余り: pieces left in the attacker's hand at the end.
-  Hand left = pos.hand(problem.side_to_move());
+  Hand left = pos.hand(attacker);
   if (!left.Empty()) {
     report.flaws.push_back({FlawKind::kPiecesLeft,
                             int(line.size()),

@@ -28,10 +28,14 @@ enum class FlawKind {
   kTransposition,
   // 変同: another defence holds out exactly as long as the main line's.
   kSameLengthVariation,
+  // 変長: the composer's line is two plies shorter than the longest defence and leaves nothing
+  // in hand, where the longer line leaves pieces over; tradition keeps the composer's line as
+  // the solution and counts the longer one as a variation.
+  kLongerVariation,
 };
 
-const char* ToString(FlawKind kind);      // "alternative_mate", ..., "transposition"
-const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "手順前後", "変同"
+const char* ToString(FlawKind kind);      // "alternative_mate", ..., "longer_variation"
+const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変同", "変長"
 
 struct Flaw {
   FlawKind kind;
@@ -49,8 +53,11 @@ struct VerifyReport {
   Verdict verdict = Verdict::kUnknown;
   SolveResult solution;         // the solver's exact solution under tsume rules
   std::vector<Move> main_line;  // the line the checks ran along (intended if correct)
-  std::vector<Flaw> flaws;      // each one makes the verdict kFlawed
-  // Information that leaves the verdict alone: kTransposition and kSameLengthVariation.
+  // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none).
+  int length = 0;
+  std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
+  // Information that leaves the verdict alone: kTransposition, kSameLengthVariation and
+  // kLongerVariation.
   std::vector<Flaw> notes;
   bool alternatives_complete = true;  // false when limits stopped the 余詰 search
   bool variations_complete = true;    // false when limits stopped the 変同 search

@@ -211,7 +211,7 @@ const std::map<std::string, int> kZukouDeviations = {
     // Longer through a drop that our definition counts (the hypothetical capture does not mate
     // in time), like zukou-033 above; a composer may judge these drops useless.
     {"zukou-031", 31},  // ply 14: S*8c
-    {"zukou-059", 31},  // ply 16: N*6g
+    {"zukou-059", 31},  // ply 16: N*6g, leaving pieces over: tsume verify calls it 変長
     {"zukou-071", 51},  // ply 28: P*4c
     // Shorter than stated, also under game rules, where every defence counts: zukou-032 31
     // (game 31), zukou-039 61 (game 65), zukou-045 43 (game 43). A composer's solution is

@@ -17,6 +17,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "nlohmann/json.hpp"
+#include "problems/collection.h"
 #include "solver/dfpn.h"
 #include "tools/commands.h"
 
@@ -118,6 +119,8 @@ TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(JapaneseName(FlawKind::kTransposition), "手順前後");
   EXPECT_STREQ(ToString(FlawKind::kSameLengthVariation), "same_length_variation");
   EXPECT_STREQ(JapaneseName(FlawKind::kSameLengthVariation), "変同");
+  EXPECT_STREQ(ToString(FlawKind::kLongerVariation), "longer_variation");
+  EXPECT_STREQ(JapaneseName(FlawKind::kLongerVariation), "変長");
 }
 
 TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
@@ -327,6 +330,52 @@ TEST(VerifyTest, IntendedLineWithAShortDefenceNamesTheLongerOne) {
     }
   }
   EXPECT_GT(built, 0) << "no defence shorter than the main line's to build a line with";
+}
+
+// 変長: zukou-059 as transcribed has defences that hold out 31 plies, but every such line
+// leaves pieces in the attacker's hand, while the composer's 29-ply line uses them all. The
+// composer's line is the solution; the longer defences are notes, each checked here: two
+// plies longer than the main line allows, mate at the end, pieces over.
+TEST(VerifyTest, LongerDefenceLeavingPiecesOverIsALongerVariationNote) {
+  if (TSUME_SANITIZED) GTEST_SKIP() << "about a second in Release";
+  absl::StatusOr<Collection> zukou =
+      ReadCollection(TSUME_SOURCE_DIR "/problems/classics/zukou.tsv");
+  ASSERT_TRUE(zukou.ok()) << zukou.status();
+  const Problem* problem = nullptr;
+  for (const Problem& p : zukou->problems) {
+    if (p.id == "zukou-059") problem = &p;
+  }
+  ASSERT_NE(problem, nullptr);
+  Position start = FromSfen(problem->sfen.c_str());
+  std::vector<Move> intended;
+  Position replay = start;
+  for (const std::string& usi : problem->solution_usi) {
+    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
+    ASSERT_TRUE(m.ok()) << usi;
+    intended.push_back(*m);
+    replay.DoMove(*m);
+  }
+  ASSERT_EQ(int(intended.size()), 29);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 29, intended);
+  EXPECT_EQ(report.solution.length, 31);
+  EXPECT_EQ(report.length, 29);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_EQ(report.main_line, intended);
+  ASSERT_GE(CountKind(report.notes, FlawKind::kLongerVariation), 1);
+  Solver own(TestOptions());
+  own.Solve(start);
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kLongerVariation) continue;
+    SCOPED_TRACE(f.detail);
+    int after = 29 - f.ply;  // plies the main line has after this defence
+    ASSERT_EQ(int(f.line.size()), 1 + after + 2);
+    Position before = PositionBefore(start, intended, f.ply);
+    Position after_defence = Replay(before, {f.line[0]});
+    EXPECT_EQ(own.MateWithin(after_defence, after, true), SolveStatus::kNoMate);
+    Position end = Replay(before, f.line);
+    EXPECT_FALSE(end.hand(start.side_to_move()).Empty());
+  }
 }
 
 TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {

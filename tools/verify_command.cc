@@ -120,7 +120,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["source"] = problem.source;
       j["sfen"] = start.Sfen();
       j["verdict"] = ToString(report.verdict);
-      j["length"] = solution.status == SolveStatus::kMate ? solution.length : 0;
+      j["length"] = report.length;
       j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
                                                    : nlohmann::json(nullptr);
       j["moves"] = Usi(report.main_line);
@@ -137,7 +137,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << j.dump() << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
-      if (solution.status == SolveStatus::kMate) out << "  mate in " << solution.length;
+      if (report.length > 0) out << "  mate in " << report.length;
       if (problem.expected_length) out << " (stated " << *problem.expected_length << ")";
       out << "\n";
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
