@@ -118,10 +118,11 @@ class SolveRun {
     // carry over from turn to turn; the unknown entries of one kind of search would mislead the
     // other and are kept apart, so each search goes on where its last turn stopped.
     int disproven_within = -1;
+    int64_t budget = kFirstTurnBudget;  // the turn's; also bounds reading out a proof's line
     NodeResult r;
     if (options_.exact_length) {
       int next_depth = 1;
-      for (int64_t budget = kFirstTurnBudget;; budget *= 4) {
+      for (;; budget *= 4) {
         tt_.UseUnknownSet(kDepthLimitedSet);
         int64_t turn_end = search_.nodes() + budget;
         for (int depth = next_depth; search_.nodes() < turn_end; depth = NextDepth(depth)) {
@@ -179,10 +180,12 @@ class SolveRun {
     // running out of limits in the exact passes still leaves a mate with its line.
     std::optional<FoundLine> found;
     if (options_.exact_length) {
-      found = ProofLine(root, length);
+      found = ProofLine(root, length, budget);
       // The passes go on in the unbounded search's set: its numbers led to the mate (measured
-      // on Zuko: no difference either way).
-      // Shorten until a mate of two plies less is disproven.
+      // on Zuko: no difference either way). Shorten until a mate of two plies less is
+      // disproven. (Depth-limited passes going on upwards between them were tried: no
+      // difference on Zuko.)
+      tt_.UseUnknownSet(kUnboundedSet);
       while (true) {
         if (length < 3 || length - 2 <= disproven_within) {
           exact = true;
@@ -192,7 +195,7 @@ class SolveRun {
         if (shorter.proven()) {
           length = shorter.length;
           best_length_ = length;
-          if (std::optional<FoundLine> line = ProofLine(root, length)) found = line;
+          if (std::optional<FoundLine> line = ProofLine(root, length, budget)) found = line;
         } else if (shorter.disproven()) {
           exact = true;
           break;
@@ -283,6 +286,24 @@ class SolveRun {
     return key;
   }
 
+  // The searches of line extraction, within extraction_end_ when it is set (ProofLine).
+  NodeResult ExtractionRun(Position& pos, int depth, bool or_node, uint64_t path_key) {
+    int64_t budget = 0;
+    if (extraction_end_ > 0) {
+      budget = extraction_end_ - search_.nodes();
+      if (budget <= 0) {
+        extraction_spent_ = true;
+        return NodeResult{};
+      }
+    }
+    NodeResult r = search_.Run(pos, depth, or_node, path_key, budget);
+    if (extraction_end_ > 0 && !r.proven() && !r.disproven() && !search_.limit_reached()) {
+      extraction_spent_ = true;
+    }
+    return r;
+  }
+  bool ExtractionStopped() const { return search_.limit_reached() || extraction_spent_; }
+
   // Appends a main line of exactly `remaining` plies from pos: the attacker's moves keep the
   // mate within the remaining length, the defender's moves keep it at the remaining length.
   bool ExtractLine(Position& pos, int remaining, bool or_node, uint64_t path_key,
@@ -295,7 +316,7 @@ class SolveRun {
       for (Move m : moves) {
         pos.DoMove(m);
         uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
-        NodeResult r = search_.Run(pos, remaining - 1, false, child_path);
+        NodeResult r = ExtractionRun(pos, remaining - 1, false, child_path);
         if (r.proven()) {
           line.push_back(m);
           bool ok = ExtractLine(pos, remaining - 1, false, child_path, line);
@@ -303,7 +324,7 @@ class SolveRun {
           return ok;
         }
         pos.UndoMove();
-        if (search_.limit_reached()) return false;
+        if (ExtractionStopped()) return false;
       }
       return false;
     }
@@ -321,7 +342,7 @@ class SolveRun {
       if (!HypotheticalMateWithin(pos, m.to(), remaining - 2, path_key).is_none()) {
         short_squares.Set(m.to());
       }
-      if (search_.limit_reached()) return false;
+      if (ExtractionStopped()) return false;
     }
     if (follow_proof_ || !options_.exact_length)
       return ExtractProofDefence(pos, remaining, path_key, moves, deferred, short_squares, line);
@@ -346,10 +367,10 @@ class SolveRun {
       if (interposition && short_squares.Test(m.to())) continue;
       pos.DoMove(m);
       uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
-      NodeResult r = search_.Run(pos, remaining - 3, true, child_path);
+      NodeResult r = ExtractionRun(pos, remaining - 3, true, child_path);
       bool longest = r.disproven();
       if (longest && interposition)
-        longest = search_.Run(pos, remaining - 1, true, child_path).proven();
+        longest = ExtractionRun(pos, remaining - 1, true, child_path).proven();
       if (longest) {
         line.push_back(m);
         bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
@@ -375,16 +396,16 @@ class SolveRun {
         continue;
       }
       pos.UndoMove();
-      if (search_.limit_reached()) break;
+      if (ExtractionStopped()) break;
     }
     if (!first_line.empty()) {
-      if (search_.limit_reached() && line_limit_ == LimitReason::kNone) {
+      if (ExtractionStopped() && line_limit_ == LimitReason::kNone) {
         line_limit_ = search_.limit_reason();
       }
       restore_first();
       return true;
     }
-    if (search_.limit_reached()) return false;
+    if (ExtractionStopped()) return false;
     // Every longest line goes through a useless drop: show the drop and its capture (they do
     // not count), then go on from the position after the capture with the same length.
     for (Move m : moves) {
@@ -421,13 +442,18 @@ class SolveRun {
     std::vector<int> uncounted;
   };
   // The line of a mate just proven within `length`, following the proof (not proven to be
-  // the longest defence); none if the limits run out.
-  std::optional<FoundLine> ProofLine(Position& root, int length) {
+  // the longest defence); none if the limits or `budget` nodes run out (following a proof can
+  // cost more than finding it: zukou-079's first mate took 36 million nodes to follow).
+  std::optional<FoundLine> ProofLine(Position& root, int length, int64_t budget) {
     follow_proof_ = true;
+    extraction_end_ = search_.nodes() + budget;
+    extraction_spent_ = false;
     uncounted_.clear();
     FoundLine line;
     bool ok = ExtractLine(root, length, true, 0, line.moves);
     follow_proof_ = false;
+    extraction_end_ = 0;
+    extraction_spent_ = false;
     line.uncounted = std::move(uncounted_);
     uncounted_.clear();
     if (!ok) return std::nullopt;
@@ -464,9 +490,9 @@ class SolveRun {
     for (Move m : moves) {
       if (IsDeferrableDrop(m, deferred) && short_squares.Test(m.to())) continue;
       pos.DoMove(m);
-      NodeResult r = search_.Run(pos, remaining - 1, true, DfpnSearch::ChildPathKey(path_key, m));
+      NodeResult r = ExtractionRun(pos, remaining - 1, true, DfpnSearch::ChildPathKey(path_key, m));
       pos.UndoMove();
-      if (search_.limit_reached()) return false;
+      if (ExtractionStopped()) return false;
       if (r.proven() && r.length > best_length) {
         best_length = r.length;
         best = m;
@@ -489,10 +515,10 @@ class SolveRun {
     for (Move capture : captures) {
       EnterHypothetical(pos, capture);
       // Same path key as the search's hypothetical child, so path-keyed results are shared.
-      NodeResult r = search_.Run(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
+      NodeResult r = ExtractionRun(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
       LeaveHypothetical(pos);
       if (r.proven()) return capture;
-      if (search_.limit_reached()) break;
+      if (ExtractionStopped()) break;
     }
     return Move::None();
   }
@@ -506,9 +532,11 @@ class SolveRun {
   // Longest defences tried beyond the first for their 駒余り, per solve (each extracts a line).
   int tie_budget_ = kTieBudget;
   LimitReason line_limit_ = LimitReason::kNone;  // a limit that cut the tie-breaking short
-  bool follow_proof_ = false;    // ExtractLine follows the proof, not the longest defence
-  int best_length_ = 0;          // the shortest mate proven so far, for progress reports
-  std::vector<Move> best_line_;  // the line of the last mate read out, for progress reports
+  int64_t extraction_end_ = 0;     // node count ending line extraction's searches (0: none)
+  bool extraction_spent_ = false;  // that budget ran out
+  bool follow_proof_ = false;      // ExtractLine follows the proof, not the longest defence
+  int best_length_ = 0;            // the shortest mate proven so far, for progress reports
+  std::vector<Move> best_line_;    // the line of the last mate read out, for progress reports
 };
 
 class Solver::Impl {
