@@ -21,10 +21,8 @@ Hand FullHand() {
   return h;
 }
 
-// The children of an AND node on one interposition square (tsume rules): OR(hypothetical
-// captures, AND(real drops)).
 // The least of some values, which child has it, and the second least.
-// (Indices may be negative: groups are offered as -2 - square.)
+// (Indices may be negative: groups are offered as -2 - their index.)
 struct LeastTwo {
   PnDn least = kInfinitePnDn, second = kInfinitePnDn;
   int index = -1;
@@ -41,6 +39,8 @@ struct LeastTwo {
   }
 };
 
+// The children of an AND node on one interposition square (tsume rules): OR(hypothetical
+// captures, AND(real drops)).
 struct SquareGroup {
   bool has_h = false, has_d = false;
   PnDn h_pn = kInfinitePnDn, h_dn = 0;  // OR over the hypothetical children
@@ -54,6 +54,33 @@ struct SquareGroup {
   PnDn dn() const {
     if (has_h && has_d) return SaturatingAdd(h_dn, d_dn);
     return has_h ? h_dn : d_dn;
+  }
+  // Child i, a hypothetical capture or a real drop on the square.
+  void Offer(bool hypothetical, PnDn pn, PnDn dn, int i) {
+    if (hypothetical) {
+      has_h = true;
+      h_dn = SaturatingAdd(h_dn, dn);
+      h_by_pn.Offer(pn, i);
+      h_pn = h_by_pn.least;
+    } else {
+      has_d = true;
+      d_pn = SaturatingAdd(d_pn, pn);
+      d_by_dn.Offer(dn, i);
+      d_dn = d_by_dn.least;
+    }
+  }
+};
+
+// The groups of one AND node's interposition squares (at most 7 between king and checker).
+struct SquareGroups {
+  int count = 0;
+  Square square[7];
+  SquareGroup group[7];
+  SquareGroup* Find(Square s) {
+    for (int k = 0; k < count; ++k) {
+      if (square[k] == s) return &group[k];
+    }
+    return nullptr;
   }
 };
 
@@ -546,40 +573,33 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   auto in_group = [&](const Child& c) {
     return c.square != kNoSquare && hypothetical_squares.Test(c.square);
   };
-  auto combine_square = [&](Square sq) {
-    SquareGroup g;
+  // The groups, rebuilt from the children in one pass.
+  auto combine_squares = [&](SquareGroups& groups) {
+    groups.count = 0;
+    for (Square s : hypothetical_squares) {
+      groups.square[groups.count] = s;
+      groups.group[groups.count++] = SquareGroup();
+    }
     for (int i = 0; i < int(children.size()); ++i) {
       const Child& c = children[i];
-      if (c.kind == ChildKind::kUnavailable || c.square != sq) continue;
-      if (c.kind == ChildKind::kHypothetical) {
-        g.has_h = true;
-        g.h_dn = SaturatingAdd(g.h_dn, c.result.dn);
-        g.h_by_pn.Offer(c.result.pn, i);
-        g.h_pn = g.h_by_pn.least;
-      } else {
-        g.has_d = true;
-        g.d_pn = SaturatingAdd(g.d_pn, c.result.pn);
-        g.d_by_dn.Offer(c.result.dn, i);
-        g.d_dn = g.d_by_dn.least;
-      }
+      if (c.kind == ChildKind::kUnavailable || !in_group(c)) continue;
+      groups.Find(c.square)->Offer(c.kind == ChildKind::kHypothetical, c.result.pn, c.result.dn, i);
     }
-    return g;
   };
   // The child to search at such an AND node, with its thresholds: the least disproof number
   // among the plain children and the groups; within a group the branch with the smaller
   // proof number; within that branch its best child.
-  auto select_and_child = [&](PnDn node_pn, PnDn node_thpn, PnDn node_thdn, PnDn& out_thpn,
-                              PnDn& out_thdn) {
-    // Plain children by index, groups as -2 - square.
+  auto select_and_child = [&](const SquareGroups& groups, PnDn node_pn, PnDn node_thpn,
+                              PnDn node_thdn, PnDn& out_thpn, PnDn& out_thdn) {
+    // Plain children by index, groups as -2 - their index.
     LeastTwo by_dn;
     for (int i = 0; i < int(children.size()); ++i) {
       const Child& c = children[i];
       if (c.kind == ChildKind::kUnavailable || in_group(c)) continue;
       by_dn.Offer(c.result.dn, i);
     }
-    for (Square sq : hypothetical_squares) {
-      SquareGroup g = combine_square(sq);
-      if (!g.empty()) by_dn.Offer(g.dn(), -2 - sq);
+    for (int k = 0; k < groups.count; ++k) {
+      if (!groups.group[k].empty()) by_dn.Offer(groups.group[k].dn(), -2 - k);
     }
     PnDn sel_thdn = std::min(node_thdn, SecondBestThreshold(by_dn.second));
     if (by_dn.index >= 0) {
@@ -587,7 +607,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       out_thpn = ChildThreshold(node_thpn, node_pn, children[by_dn.index].result.pn);
       return by_dn.index;
     }
-    SquareGroup g = combine_square(-2 - by_dn.index);
+    const SquareGroup& g = groups.group[-2 - by_dn.index];
     PnDn sel_thpn = ChildThreshold(node_thpn, node_pn, g.pn());
     bool use_h = g.has_h && (!g.has_d || g.h_pn <= g.d_pn);
     PnDn branch_thpn = sel_thpn, branch_thdn = sel_thdn;
@@ -607,6 +627,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     return i;
   };
 
+  SquareGroups groups;
   PnDn pn = 1, dn = 1;
   while (true) {
     // Combine the children.
@@ -625,8 +646,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         pn = SaturatingAdd(pn, c.result.pn);
         dn = std::min(dn, c.result.dn);
       }
-      for (Square s : hypothetical_squares) {
-        SquareGroup g = combine_square(s);
+      if (hypothetical_squares.Any()) combine_squares(groups);
+      for (int k = 0; k < groups.count; ++k) {
+        const SquareGroup& g = groups.group[k];
         if (g.empty()) continue;
         pn = SaturatingAdd(pn, g.pn());
         dn = std::min(dn, g.dn());
@@ -660,7 +682,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       child_thdn = std::min(thdn, SecondBestThreshold(second));
       child_thpn = ChildThreshold(thpn, pn, c.result.pn);
     } else {
-      best = select_and_child(pn, thpn, thdn, child_thpn, child_thdn);
+      best = select_and_child(groups, pn, thpn, thdn, child_thpn, child_thdn);
     }
     const Child& c = children[best];
     bool hypothetical = c.kind == ChildKind::kHypothetical;
