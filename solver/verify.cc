@@ -30,6 +30,8 @@ const char* ToString(FlawKind kind) {
       return "same_length_variation";
     case FlawKind::kLongerVariation:
       return "longer_variation";
+    case FlawKind::kVariationAlternativeMate:
+      return "variation_alternative_mate";
   }
   return "";
 }
@@ -52,6 +54,8 @@ const char* JapaneseName(FlawKind kind) {
       return "変同";
     case FlawKind::kLongerVariation:
       return "変長";
+    case FlawKind::kVariationAlternativeMate:
+      return "変化別詰";
   }
   return "";
 }
@@ -292,12 +296,19 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
   return unclassified;
 }
 
+// A defence off the main line that is mated sooner (a variation, 変化), for the 変化別詰 pass.
+struct ShorterDefence {
+  int ply;       // the defender's 1-based ply of the main line
+  Move defence;  // played instead of main_line[ply - 1]
+  int bound;     // the attacker mates within this many plies after it
+};
+
 // 変同 at the defender's ply `ply` (1-based) of the main line, from `pos` where the main
 // defence leaves `remaining_after` counted plies: every other defence that holds out exactly as
-// long, useless drops left out.
+// long, useless drops left out. The defences mated sooner go to `shorter_defences`.
 void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaining_after,
                              const std::vector<Move>& main_line, bool longer_allowed,
-                             VerifyReport& report) {
+                             VerifyReport& report, std::vector<ShorterDefence>& shorter_defences) {
   Bitboard between;
   if (pos.checkers().Count() == 1) {
     between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
@@ -330,8 +341,10 @@ void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaini
     SolveStatus within = shorter == SolveStatus::kNoMate
                              ? solver.MateWithin(pos, remaining_after, true)
                              : SolveStatus::kUnknown;
-    if (shorter == SolveStatus::kUnknown ||
-        (shorter == SolveStatus::kNoMate && within == SolveStatus::kUnknown)) {
+    if (shorter == SolveStatus::kMate) {
+      shorter_defences.push_back({ply, d, remaining_after - 2});
+    } else if (shorter == SolveStatus::kUnknown ||
+               (shorter == SolveStatus::kNoMate && within == SolveStatus::kUnknown)) {
       report.variations_complete = false;
     } else if (longer_allowed && shorter == SolveStatus::kNoMate &&
                within == SolveStatus::kNoMate) {
@@ -395,6 +408,109 @@ void CheckSameLengthDefences(Solver& solver, Position& pos, int ply, int remaini
     if (f.kind != FlawKind::kSameLengthVariation || f.ply != ply) continue;
     absl::StrAppend(&f.detail, " holds out as long as ", ToUsi(main_line[ply - 1]), ": mate in ",
                     remaining_after, remaining_after == 1 ? " more ply" : " more plies");
+  }
+}
+
+// A variation with other mates than the solver's (変化別詰).
+struct VariationMates {
+  int length = 0;            // the variation's exact length
+  Move first;                // the solver's first attacker move in it
+  std::vector<Move> others;  // the other checks that mate as fast
+  std::vector<Move> line;    // the defence, then the first other mate's line
+};
+
+// 変化別詰 after the variation `v`, from `pos` (the position before v.ply): the variation's
+// exact length m, and every check other than the solver's first move that mates within m plies
+// (the last move excepted: m = 1), unless its line only changes the order of the variation's
+// moves. Sets `complete` false when the limits stopped it.
+std::optional<VariationMates> CheckVariationMates(Solver& solver, Position& pos,
+                                                  const ShorterDefence& v, bool& complete) {
+  std::optional<VariationMates> found;
+  pos.DoMove(v.defence);
+  std::optional<int> exact = ExactMateLength(solver, pos, v.bound, true);
+  std::vector<Move> variation;
+  if (exact && *exact > 1) variation = solver.MateLine(pos, *exact, true);
+  if (!exact || solver.limit_reached()) {
+    complete = false;
+  } else if (!variation.empty()) {
+    int m = *exact;
+    MainLinePositions variation_positions(pos, variation);
+    MoveList checks;
+    GenerateChecks(pos, checks);
+    for (Move c : checks) {
+      if (c == variation[0]) continue;
+      pos.DoMove(c);
+      SolveStatus status = solver.MateWithin(pos, m - 1, false);
+      std::vector<Move> line;
+      if (status == SolveStatus::kMate) line = Concat(c, solver.MateLine(pos, m - 1, false));
+      pos.UndoMove();
+      if (status == SolveStatus::kUnknown || solver.limit_reached()) {
+        complete = false;
+        break;
+      }
+      if (status != SolveStatus::kMate) continue;
+      // Only the order of the variation's moves changes: not another mate.
+      if (variation_positions.Rejoin(pos, line, 1) > 0) continue;
+      if (!found) found = VariationMates{m, variation[0], {}, Concat(v.defence, line)};
+      found->others.push_back(c);
+    }
+  }
+  pos.UndoMove();
+  return found;
+}
+
+// The 変化別詰 notes: one per ply and set of mates, naming every defence that leads to it.
+void AddVariationMateNotes(Solver& solver, const Position& problem, const std::vector<Move>& line,
+                           const std::vector<ShorterDefence>& shorter_defences,
+                           VerifyReport& report) {
+  if (shorter_defences.empty()) return;
+  if (solver.limit_reached()) {
+    report.side_mates_complete = false;
+    return;
+  }
+  // Index in report.notes by ply and the sentence after the defence.
+  std::map<std::pair<int, std::string>, size_t> by_mates;
+  std::map<size_t, std::vector<Move>> more_defences;
+  Position before = problem;
+  int played = 0;
+  for (const ShorterDefence& v : shorter_defences) {
+    for (; played < v.ply - 1; ++played) before.DoMove(line[played]);
+    bool complete = true;
+    std::optional<VariationMates> mates = CheckVariationMates(solver, before, v, complete);
+    if (mates) {
+      std::string names;
+      bool promotion_only = true;
+      for (Move c : mates->others) {
+        absl::StrAppend(&names, names.empty() ? "" : ", ", ToUsi(c));
+        promotion_only = promotion_only && !c.is_drop() && !mates->first.is_drop() &&
+                         c.from() == mates->first.from() && c.to() == mates->first.to();
+      }
+      std::string sentence = absl::StrCat(
+          " (mate in ", mates->length, "), ", names, mates->others.size() == 1 ? " mates" : " mate",
+          " as well as ", ToUsi(mates->first), promotion_only ? " (promoting or not)" : "");
+      auto [it, inserted] = by_mates.try_emplace({v.ply, sentence}, report.notes.size());
+      if (inserted) {
+        report.notes.push_back({FlawKind::kVariationAlternativeMate, v.ply,
+                                absl::StrCat(ToUsi(v.defence), "|", sentence), mates->line});
+      } else {
+        more_defences[it->second].push_back(v.defence);
+      }
+    }
+    if (!complete) {
+      report.side_mates_complete = false;
+      break;
+    }
+  }
+  // Finish the sentences: "after D (or D2, D3) (mate in m), ...".
+  for (auto& [key, index] : by_mates) {
+    Flaw& note = report.notes[index];
+    size_t bar = note.detail.find('|');
+    std::string defences = note.detail.substr(0, bar);
+    auto more = more_defences.find(index);
+    if (more != more_defences.end()) {
+      for (Move d : more->second) absl::StrAppend(&defences, ", ", ToUsi(d));
+    }
+    note.detail = absl::StrCat("after ", defences, note.detail.substr(bar + 1));
   }
 }
 
@@ -472,6 +588,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   Position pos = problem;
   int unclassified = 0;    // 余詰 that may be 手順前後: alone they leave the verdict unknown
   int remaining = length;  // counted plies from the position before ply i + 1
+  std::vector<ShorterDefence> shorter_defences;
   for (int i = 0; i < int(line.size()); ++i) {
     bool counted = std::find(uncounted.begin(), uncounted.end(), i) == uncounted.end();
     bool attacker_turn = pos.side_to_move() == problem.side_to_move();
@@ -479,7 +596,8 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
       unclassified +=
           CheckAlternativeMates(solver, pos, i + 1, remaining, line, main_positions, report);
     } else if (counted && !attacker_turn) {
-      CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, longer_variation, report);
+      CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, longer_variation, report,
+                              shorter_defences);
     }
     pos.DoMove(line[i]);
     if (counted) --remaining;
@@ -493,8 +611,12 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                             {}});
   }
 
-  if (int(report.flaws.size()) > unclassified) return finish(Verdict::kFlawed);
-  return finish(report.alternatives_complete ? Verdict::kSound : Verdict::kUnknown);
+  // Last, on what the limits leave: 変化別詰 in the variations (information only).
+  Verdict verdict = int(report.flaws.size()) > unclassified ? Verdict::kFlawed
+                    : report.alternatives_complete          ? Verdict::kSound
+                                                            : Verdict::kUnknown;
+  AddVariationMateNotes(solver, problem, line, shorter_defences, report);
+  return finish(verdict);
 }
 
 }  // namespace tsume

@@ -32,10 +32,14 @@ enum class FlawKind {
   // in hand, where the longer line leaves pieces over; tradition keeps the composer's line as
   // the solution and counts the longer one as a variation.
   kLongerVariation,
+  // 変化別詰: after a defence that gives up sooner than the main line's (a variation), more
+  // than one attacker move mates in the variation's shortest length (its last move excepted).
+  kVariationAlternativeMate,
 };
 
-const char* ToString(FlawKind kind);      // "alternative_mate", ..., "longer_variation"
-const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変同", "変長"
+// "alternative_mate", ..., "longer_variation", "variation_alternative_mate"
+const char* ToString(FlawKind kind);
+const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変同", "変長", "変化別詰"
 
 struct Flaw {
   FlawKind kind;
@@ -56,11 +60,14 @@ struct VerifyReport {
   // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none).
   int length = 0;
   std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
-  // Information that leaves the verdict alone: kTransposition, kSameLengthVariation and
-  // kLongerVariation.
+  // Information that leaves the verdict alone: kTransposition, kSameLengthVariation,
+  // kLongerVariation and kVariationAlternativeMate.
   std::vector<Flaw> notes;
   bool alternatives_complete = true;  // false when limits stopped the 余詰 search
   bool variations_complete = true;    // false when limits stopped the 変同 search
+  // The 変化別詰 search runs last, on what the limits leave, so that it never costs the
+  // verdict: false when they stopped it (some variations were not examined).
+  bool side_mates_complete = true;
   // The whole verification (solve, intended line, 余詰 and 変同 searches).
   int64_t nodes = 0;
   absl::Duration elapsed;

@@ -121,6 +121,8 @@ TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(JapaneseName(FlawKind::kSameLengthVariation), "変同");
   EXPECT_STREQ(ToString(FlawKind::kLongerVariation), "longer_variation");
   EXPECT_STREQ(JapaneseName(FlawKind::kLongerVariation), "変長");
+  EXPECT_STREQ(ToString(FlawKind::kVariationAlternativeMate), "variation_alternative_mate");
+  EXPECT_STREQ(JapaneseName(FlawKind::kVariationAlternativeMate), "変化別詰");
 }
 
 TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
@@ -375,6 +377,62 @@ TEST(VerifyTest, LongerDefenceLeavingPiecesOverIsALongerVariationNote) {
     EXPECT_EQ(own.MateWithin(after_defence, after, true), SolveStatus::kNoMate);
     Position end = Replay(before, f.line);
     EXPECT_FALSE(end.hand(start.side_to_move()).Empty());
+  }
+}
+
+// 変化別詰, checked from its definition on two Zuko problems whose variations have other mates:
+// the defence is another legal reply at a defender's ply of the main line, mated sooner than
+// the main line's; the variation's length m is exact; each named move is another check that
+// mates within m; the note's line (the defence, then one of those mates) is legal and mates.
+TEST(VerifyTest, VariationsWithSeveralMatesAreNotes) {
+  if (TSUME_SANITIZED) GTEST_SKIP() << "half a second in Release";
+  absl::StatusOr<Collection> zukou =
+      ReadCollection(TSUME_SOURCE_DIR "/problems/classics/zukou.tsv");
+  ASSERT_TRUE(zukou.ok()) << zukou.status();
+  for (const char* id : {"zukou-033", "zukou-044"}) {
+    SCOPED_TRACE(id);
+    const Problem* problem = nullptr;
+    for (const Problem& p : zukou->problems) {
+      if (p.id == id) problem = &p;
+    }
+    ASSERT_NE(problem, nullptr);
+    Position start = FromSfen(problem->sfen.c_str());
+    Solver solver(TestOptions());
+    VerifyReport report = VerifyProblem(solver, start, std::nullopt, {});
+    ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+    EXPECT_TRUE(report.side_mates_complete);
+    ASSERT_GE(CountKind(report.notes, FlawKind::kVariationAlternativeMate), 1);
+    // Information only: the verdict is the one without the notes.
+    bool flawed = !report.flaws.empty();
+    EXPECT_EQ(report.verdict, flawed ? Verdict::kFlawed : Verdict::kSound);
+    Solver own(TestOptions());
+    const std::vector<Move>& main_line = report.main_line;
+    for (const Flaw& f : report.notes) {
+      if (f.kind != FlawKind::kVariationAlternativeMate) continue;
+      SCOPED_TRACE(f.detail);
+      ASSERT_EQ(f.ply % 2, 0);  // a defender's ply
+      ASSERT_GE(int(f.line.size()), 2);
+      Move defence = f.line[0];
+      EXPECT_NE(defence, main_line[f.ply - 1]);
+      int main_after = report.length - f.ply;  // plies the main line has after its defence
+      Position before = PositionBefore(start, main_line, f.ply);
+      Position variation = Replay(before, {defence});
+      // m: the exact length of the variation, shorter than the main line's.
+      int m = 1;
+      while (own.MateWithin(variation, m, true) == SolveStatus::kNoMate) m += 2;
+      EXPECT_LT(m, main_after);
+      EXPECT_GT(m, 1);
+      EXPECT_NE(f.detail.find(absl::StrCat("(mate in ", m, ")")), std::string::npos);
+      // The note's line: another first move, mating within m.
+      EXPECT_LE(int(f.line.size()) - 1, m);
+      EXPECT_TRUE(IsCheckmate(Replay(before, f.line)));
+      // Two different first moves mate within m: the note's and the solver's own.
+      Position after_other = Replay(variation, {f.line[1]});
+      EXPECT_EQ(own.MateWithin(after_other, m - 1, false), SolveStatus::kMate);
+      std::vector<Move> solver_line = own.MateLine(variation, m, true);
+      ASSERT_FALSE(solver_line.empty());
+      EXPECT_NE(solver_line[0], f.line[1]);
+    }
   }
 }
 

@@ -129,6 +129,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       if (!intended_error.empty()) j["input_error"] = intended_error;
       j["alternatives_complete"] = report.alternatives_complete;
       j["variations_complete"] = report.variations_complete;
+      j["side_mates_complete"] = report.side_mates_complete;
       // The whole verification; the solve alone as well.
       j["nodes"] = report.nodes;
       j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
@@ -146,6 +147,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       for (const Flaw& f : report.notes) PrintFlaw(start, report.main_line, f, "note: ", out);
       if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
       if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
+      if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
       out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)\n",
                              report.nodes, absl::ToDoubleMilliseconds(report.elapsed),
                              solution.nodes, absl::ToDoubleMilliseconds(solution.elapsed));
