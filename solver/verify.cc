@@ -468,9 +468,8 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
     report.side_mates_complete = false;
     return;
   }
-  // Index in report.notes by ply and the sentence after the defence.
-  std::map<std::pair<int, std::string>, size_t> by_mates;
-  std::map<size_t, std::vector<Move>> more_defences;
+  // By ply and the sentence after the defences: the note's index and the defences' names.
+  std::map<std::pair<int, std::string>, std::pair<size_t, std::string>> by_mates;
   Position before = problem;
   int played = 0;
   for (const ShorterDefence& v : shorter_defences) {
@@ -488,12 +487,12 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
       std::string sentence = absl::StrCat(
           " (mate in ", mates->length, "), ", names, mates->others.size() == 1 ? " mates" : " mate",
           " as well as ", ToUsi(mates->first), promotion_only ? " (promoting or not)" : "");
-      auto [it, inserted] = by_mates.try_emplace({v.ply, sentence}, report.notes.size());
+      auto [it, inserted] =
+          by_mates.try_emplace({v.ply, sentence}, report.notes.size(), ToUsi(v.defence));
       if (inserted) {
-        report.notes.push_back({FlawKind::kVariationAlternativeMate, v.ply,
-                                absl::StrCat(ToUsi(v.defence), "|", sentence), mates->line});
+        report.notes.push_back({FlawKind::kVariationAlternativeMate, v.ply, "", mates->line});
       } else {
-        more_defences[it->second].push_back(v.defence);
+        absl::StrAppend(&it->second.second, ", ", ToUsi(v.defence));
       }
     }
     if (!complete) {
@@ -501,16 +500,9 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
       break;
     }
   }
-  // Finish the sentences: "after D (or D2, D3) (mate in m), ...".
-  for (auto& [key, index] : by_mates) {
-    Flaw& note = report.notes[index];
-    size_t bar = note.detail.find('|');
-    std::string defences = note.detail.substr(0, bar);
-    auto more = more_defences.find(index);
-    if (more != more_defences.end()) {
-      for (Move d : more->second) absl::StrAppend(&defences, ", ", ToUsi(d));
-    }
-    note.detail = absl::StrCat("after ", defences, note.detail.substr(bar + 1));
+  // "after D, D2, D3 (mate in m), X mates as well as Y".
+  for (const auto& [key, note] : by_mates) {
+    report.notes[note.first].detail = absl::StrCat("after ", note.second, key.second);
   }
 }
 
