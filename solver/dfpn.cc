@@ -115,6 +115,44 @@ bool MayCheckFromAfar(const Position& pos, Move m) {
   return !m.is_drop() && pos.blockers_for_king(~pos.side_to_move()).Test(m.from());
 }
 
+// Order in which equally promising children are tried (lower first; the selection takes the
+// first of equal values). Checks: strong pieces close to the king first, a pawn, bishop or
+// rook that could promote and does not last. Evasions: captures, king moves, other moves,
+// drops (drops on one square keep their generation order, weakest first). Measured: 2-3%
+// fewer nodes on Zuko and practical mate 9/11.
+int BriefMoveScore(const Position& pos, Move m, bool or_node) {
+  static constexpr int kValue[16] = {0, 1, 2, 2, 3, 5, 5, 4, 0, 4, 4, 4, 4, 8, 8, 0};
+  if (!or_node) {
+    if (m.is_drop()) return 3;
+    if (pos.piece_on(m.to()) != kNoPiece) return 0;
+    return m.from() == pos.king_square(pos.side_to_move()) ? 1 : 2;
+  }
+  Square king = pos.king_square(~pos.side_to_move());
+  int score = std::max(std::abs(FileOf(king) - FileOf(m.to())),
+                       std::abs(RankOf(king) - RankOf(m.to())));
+  score -= kValue[m.after_type()];
+  if (!m.is_drop() && !m.is_promotion()) {
+    PieceType pt = m.moved_type();
+    Color us = pos.side_to_move();
+    if ((pt == kPawn || pt == kBishop || pt == kRook) &&
+        (InPromotionZone(us, m.from()) || InPromotionZone(us, m.to()))) {
+      score += 100;
+    }
+  }
+  return score;
+}
+
+void OrderMoves(const Position& pos, MoveList& moves, bool or_node) {
+  int n = moves.size();
+  if (n < 2) return;
+  std::pair<int, Move> scored[kMaxMoves];
+  for (int i = 0; i < n; ++i) scored[i] = {BriefMoveScore(pos, moves[i], or_node), moves[i]};
+  std::stable_sort(scored, scored + n,
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  moves.clear();
+  for (int i = 0; i < n; ++i) moves.push_back(scored[i].second);
+}
+
 }  // namespace
 
 PnDn SecondBestThreshold(PnDn second) {
@@ -445,6 +483,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     return result;
   }
 
+  OrderMoves(pos, moves, or_node);
   std::vector<Child>& children = child_pool_[ply_];
   children.clear();
   int child_depth = ChildDepth(depth);
