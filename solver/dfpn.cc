@@ -118,8 +118,8 @@ bool MayCheckFromAfar(const Position& pos, Move m) {
 // Order in which equally promising children are tried (lower first; the selection takes the
 // first of equal values). Checks: strong pieces close to the king first, a pawn, bishop or
 // rook that could promote and does not last. Evasions: captures, king moves, other moves,
-// drops (drops on one square keep their generation order, weakest first). Measured: 2-3%
-// fewer nodes on Zuko and practical mate 9/11.
+// drops (drops on one square keep their generation order, weakest first). Measured: Zuko at
+// 3M nodes -1% in total (geometric mean -2.3%), practical mate 9/11 -2.8%.
 int BriefMoveScore(const Position& pos, Move m, bool or_node) {
   static constexpr int kValue[16] = {0, 1, 2, 2, 3, 5, 5, 4, 0, 4, 4, 4, 4, 8, 8, 0};
   if (!or_node) {
@@ -128,8 +128,8 @@ int BriefMoveScore(const Position& pos, Move m, bool or_node) {
     return m.from() == pos.king_square(pos.side_to_move()) ? 1 : 2;
   }
   Square king = pos.king_square(~pos.side_to_move());
-  int score = std::max(std::abs(FileOf(king) - FileOf(m.to())),
-                       std::abs(RankOf(king) - RankOf(m.to())));
+  int score =
+      std::max(std::abs(FileOf(king) - FileOf(m.to())), std::abs(RankOf(king) - RankOf(m.to())));
   score -= kValue[m.after_type()];
   if (!m.is_drop() && !m.is_promotion()) {
     PieceType pt = m.moved_type();
@@ -142,15 +142,21 @@ int BriefMoveScore(const Position& pos, Move m, bool or_node) {
   return score;
 }
 
+// A stable insertion sort in place: lists are short, and nothing is initialised beyond them.
 void OrderMoves(const Position& pos, MoveList& moves, bool or_node) {
-  int n = moves.size();
-  if (n < 2) return;
-  std::pair<int, Move> scored[kMaxMoves];
-  for (int i = 0; i < n; ++i) scored[i] = {BriefMoveScore(pos, moves[i], or_node), moves[i]};
-  std::stable_sort(scored, scored + n,
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  moves.clear();
-  for (int i = 0; i < n; ++i) moves.push_back(scored[i].second);
+  Move* list = moves.begin();
+  int scores[kMaxMoves];
+  for (int i = 0; i < moves.size(); ++i) {
+    Move m = list[i];
+    int score = BriefMoveScore(pos, m, or_node);
+    int j = i;
+    for (; j > 0 && scores[j - 1] > score; --j) {
+      scores[j] = scores[j - 1];
+      list[j] = list[j - 1];
+    }
+    scores[j] = score;
+    list[j] = m;
+  }
 }
 
 }  // namespace
