@@ -98,8 +98,10 @@ class TranspositionTable {
   TTEntry* Slot(uint64_t board_key, Hand hand);
 
   // Anonymous memory: zero (empty) until first touched, so resident memory grows with use.
-  // (Huge pages were tried: no gain on practical problems, and synchronous compaction made
-  // the first solve of a process take up to a second.)
+  // Huge pages only from kHugePageMinBytes: below it they gained nothing on practical
+  // problems, and synchronous compaction once made the first solve of a process take up to a
+  // second.
+  static constexpr size_t kHugePageMinBytes = size_t(512) << 20;
   TTEntry* entries_ = nullptr;
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
