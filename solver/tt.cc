@@ -17,11 +17,11 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
   entries_ = static_cast<TTEntry*>(memory);
-  // Large tables outgrow the caches, and then every probe also misses the TLB: huge pages
-  // take 寿 (1 GB) from 20.4 s to 17.3 s and zukou-055 (4 GB) from 41 s to 37 s. Tables that
-  // fit in the cache gain nothing (256 MB: same time), so they keep ordinary pages, which
-  // never wait for the kernel to find free 2 MB blocks. Only advice: ignored where
-  // unsupported.
+  // Tables larger than the cache pay for address translation on top of the memory access
+  // (not measured directly: this machine has no counters); huge pages took 寿 (1 GB) from
+  // 20.4 s to 17.3 s and zukou-055 (4 GB) from 41 s to 37 s, same nodes. At 256 MB they gained
+  // nothing (寿 17.7 s without, 18.1 s with), so such tables keep ordinary pages, which never
+  // wait for the kernel to find free 2 MB blocks. Only advice: ignored where unsupported.
   if (bytes_ >= kHugePageMinBytes) madvise(memory, bytes_, MADV_HUGEPAGE);
   base_ = 1;
   current_ = 1;
