@@ -7,16 +7,25 @@
 #include <new>
 
 namespace tsume {
+namespace {
+
+// Effort (nodes) on a log scale in 8 bits, 8 steps per doubling: enough to tell cheap entries
+// from costly ones, and never decreasing with the effort.
+uint8_t AmountScale(uint32_t amount) {
+  if (amount < 16) return uint8_t(amount);
+  int width = std::bit_width(amount);  // 5..32
+  return uint8_t(16 + (width - 5) * 8 + ((amount >> (width - 4)) & 7));
+}
+
+}  // namespace
 
 TranspositionTable::TranspositionTable(int64_t megabytes) {
   uint64_t bytes = uint64_t(std::max<int64_t>(megabytes, 1)) << 20;
-  uint64_t buckets = bytes / (sizeof(TTEntry) * kBucketSize);
-  buckets_ = std::bit_floor(std::max<uint64_t>(buckets, 1));
-  mask_ = buckets_ - 1;
-  bytes_ = buckets_ * kBucketSize * sizeof(TTEntry);
+  buckets_ = std::max<uint64_t>(bytes / sizeof(TTBucket), 1);
+  bytes_ = buckets_ * sizeof(TTBucket);
   void* memory = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) throw std::bad_alloc();
-  entries_ = static_cast<TTEntry*>(memory);
+  buckets_array_ = static_cast<TTBucket*>(memory);
   // Tables larger than the cache pay for address translation on top of the memory access
   // (not measured directly: this machine has no counters); huge pages took 寿 (1 GB) from
   // 20.4 s to 17.3 s and zukou-055 (4 GB) from 41 s to 37 s, same nodes. At 256 MB they gained
@@ -27,13 +36,13 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   current_ = 1;
 }
 
-TranspositionTable::~TranspositionTable() { munmap(entries_, bytes_); }
+TranspositionTable::~TranspositionTable() { munmap(buckets_array_, bytes_); }
 
 void TranspositionTable::Clear() {
   // Moving the base generation on empties the table in O(1); a full wipe only when it wraps.
   if (base_ >= 0xfffd) {
     // Handing the pages back empties them (zero pages are empty slots) and frees the memory.
-    madvise(entries_, bytes_, MADV_DONTNEED);
+    madvise(buckets_array_, bytes_, MADV_DONTNEED);
     base_ = 1;
   } else {
     base_ += 2;
@@ -43,117 +52,126 @@ void TranspositionTable::Clear() {
 
 TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
   TTProbe result;
-  const TTEntry* bucket = Bucket(board_key);
+  const TTBucket& bucket = BucketFor(board_key);
   int best_length = kInfiniteDepth;
-  for (int i = 0; i < kBucketSize; ++i) {
-    const TTEntry& e = bucket[i];
-    if (e.board_key != board_key || !Valid(e)) continue;
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    if (!bucket.Holds(i, board_key)) continue;
+    const TTEntry& e = bucket.entries[i];
+    if (!Valid(e)) continue;
     Hand eh(e.hand);
     if (e.proven()) {
       if (hand.Dominates(eh) && e.length_or_depth <= depth && e.length_or_depth < best_length) {
         best_length = e.length_or_depth;
-        result = TTProbe{0, kInfinitePnDn, e.length_or_depth, 0, eh, e.amount, true};
+        result = TTProbe{0, kInfinitePnDn, e.length_or_depth, 0, eh, true};
       }
     } else if (e.disproven()) {
       if (best_length == kInfiniteDepth && eh.Dominates(hand) && e.length_or_depth >= depth) {
-        result = TTProbe{kInfinitePnDn, 0, 0, e.length_or_depth, eh, e.amount, true};
+        result = TTProbe{kInfinitePnDn, 0, 0, e.length_or_depth, eh, true};
         if (e.length_or_depth == kInfiniteDepth) return result;
       }
     } else if (!result.found && eh == hand) {
-      result = TTProbe{e.pn, e.dn, 0, 0, eh, e.amount, true};
+      result = TTProbe{e.pn, e.dn, 0, 0, eh, true};
     }
   }
   return result;
 }
 
-TTEntry* TranspositionTable::Slot(uint64_t board_key, Hand hand) {
-  TTEntry* bucket = Bucket(board_key);
+TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount) {
   // Replacement order: empty or stale slots, then the other set's unknown entries, then the
   // entry that cost least to compute.
-  TTEntry* victim = nullptr;
+  int victim = -1;
   int victim_rank = 3;
-  for (int i = 0; i < kBucketSize; ++i) {
-    TTEntry& e = bucket[i];
-    bool valid = Valid(e);
-    if (valid && e.board_key == board_key && e.hand == hand.bits() && !Final(e)) return &e;
-    int rank = valid ? 2 : OtherSet(e) ? 1 : 0;
-    if (rank < victim_rank || (rank == 2 && victim_rank == 2 && e.amount < victim->amount)) {
-      victim = &e;
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    TTEntry& e = bucket.entries[i];
+    bool valid = !bucket.Empty(i) && Valid(e);
+    if (valid && bucket.Holds(i, board_key) && e.hand == hand.bits() && !Final(e)) {
+      bucket.tags[i] = std::max(bucket.tags[i], (board_key & ~TTBucket::kAmountMask) | amount);
+      return &e;
+    }
+    int rank = valid ? 2 : !bucket.Empty(i) && OtherSet(e) ? 1 : 0;
+    if (rank < victim_rank ||
+        (rank == 2 && victim_rank == 2 && bucket.Amount(i) < bucket.Amount(victim))) {
+      victim = i;
       victim_rank = rank;
     }
   }
-  *victim = TTEntry{};
-  victim->board_key = board_key;
-  victim->generation = current_;
-  victim->hand = hand.bits();
-  return victim;
+  bucket.tags[victim] = (board_key & ~TTBucket::kAmountMask) | amount;
+  TTEntry& e = bucket.entries[victim];
+  e = TTEntry{};
+  e.generation = current_;
+  e.hand = hand.bits();
+  return &e;
 }
 
 void TranspositionTable::StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
                                       uint32_t amount) {
-  TTEntry* e = Slot(board_key, hand);
+  TTEntry* e = Slot(BucketFor(board_key), board_key, hand, AmountScale(amount));
   e->pn = pn;
   e->dn = dn;
-  e->amount = std::max(e->amount, amount);
 }
 
 void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length, uint32_t amount) {
-  TTEntry* bucket = Bucket(board_key);
-  for (int i = 0; i < kBucketSize; ++i) {
-    const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && Valid(e) && e.proven() && pieces.Dominates(Hand(e.hand)) &&
+  TTBucket& bucket = BucketFor(board_key);
+  uint8_t scaled = AmountScale(amount);
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    const TTEntry& e = bucket.entries[i];
+    if (bucket.Holds(i, board_key) && Valid(e) && e.proven() && pieces.Dominates(Hand(e.hand)) &&
         e.length_or_depth <= length) {
       return;  // an at least as strong proof is already stored
     }
   }
   // Drop what this proof makes redundant: unknown entries it covers and weaker proofs.
-  for (int i = 0; i < kBucketSize; ++i) {
-    TTEntry& e = bucket[i];
-    if (e.board_key != board_key || !Valid(e) || e.disproven()) continue;
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    TTEntry& e = bucket.entries[i];
+    if (!bucket.Holds(i, board_key) || !Valid(e) || e.disproven()) continue;
     Hand eh(e.hand);
     if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
-      amount = std::max(amount, e.amount);
-      e = TTEntry{};
+      scaled = std::max(scaled, bucket.Amount(i));
+      bucket.tags[i] = 0;
     }
   }
-  TTEntry* e = Slot(board_key, pieces);
+  TTEntry* e = Slot(bucket, board_key, pieces, scaled);
   e->pn = 0;
   e->dn = kInfinitePnDn;
   e->length_or_depth = uint16_t(length);
-  e->amount = amount;
 }
 
 void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int depth,
                                         uint32_t amount) {
-  TTEntry* bucket = Bucket(board_key);
-  for (int i = 0; i < kBucketSize; ++i) {
-    const TTEntry& e = bucket[i];
-    if (e.board_key == board_key && Valid(e) && e.disproven() && Hand(e.hand).Dominates(pieces) &&
+  TTBucket& bucket = BucketFor(board_key);
+  uint8_t scaled = AmountScale(amount);
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    const TTEntry& e = bucket.entries[i];
+    if (bucket.Holds(i, board_key) && Valid(e) && e.disproven() && Hand(e.hand).Dominates(pieces) &&
         e.length_or_depth >= depth) {
       return;  // an at least as strong disproof is already stored
     }
   }
-  for (int i = 0; i < kBucketSize; ++i) {
-    TTEntry& e = bucket[i];
-    if (e.board_key != board_key || !Valid(e) || e.proven()) continue;
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    TTEntry& e = bucket.entries[i];
+    if (!bucket.Holds(i, board_key) || !Valid(e) || e.proven()) continue;
     Hand eh(e.hand);
     if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
-      amount = std::max(amount, e.amount);
-      e = TTEntry{};
+      scaled = std::max(scaled, bucket.Amount(i));
+      bucket.tags[i] = 0;
     }
   }
-  TTEntry* e = Slot(board_key, pieces);
+  TTEntry* e = Slot(bucket, board_key, pieces, scaled);
   e->pn = kInfinitePnDn;
   e->dn = 0;
   e->length_or_depth = uint16_t(depth);
-  e->amount = amount;
 }
 
 double TranspositionTable::Fill() const {
   uint64_t sample = std::min<uint64_t>(buckets_, 1024);
   uint64_t used = 0;
-  for (uint64_t i = 0; i < sample * kBucketSize; ++i) used += Valid(entries_[i]);
-  return double(used) / double(sample * kBucketSize);
+  for (uint64_t b = 0; b < sample; ++b) {
+    const TTBucket& bucket = buckets_array_[b];
+    for (int i = 0; i < TTBucket::kSize; ++i) {
+      used += !bucket.Empty(i) && Valid(bucket.entries[i]);
+    }
+  }
+  return double(used) / double(sample * TTBucket::kSize);
 }
 
 }  // namespace tsume

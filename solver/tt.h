@@ -3,7 +3,7 @@
 // pieces P proves the same board with any attacker hand holding P; a disproof stored with
 // disproof pieces D disproves it for any hand that D holds.
 //
-// Memory is fixed at construction: a power-of-two array of buckets. When a bucket is full the
+// Memory is fixed at construction: an array of 192-byte buckets. When a bucket is full the
 // entry that cost least to compute is replaced, so a full table makes the search slower, never
 // wrong.
 #ifndef TSUME_SOLVER_TT_H_
@@ -31,21 +31,37 @@ inline PnDn SaturatingAdd(PnDn a, PnDn b) {
   return s > kPnDnCap ? kPnDnCap : s;
 }
 
+// One stored result, without its board key (the bucket keeps the keys apart: see TTBucket).
 struct TTEntry {
-  uint64_t board_key = 0;  // 0: empty slot
-  uint32_t hand = 0;       // attacker hand (proof pieces when proven, disproof when disproven)
+  uint32_t hand = 0;  // attacker hand (proof pieces when proven, disproof when disproven)
   PnDn pn = 1;
   PnDn dn = 1;
-  // Proven: the mate length found (an upper bound of the exact length). Disproven: no mate
+  // Proven: the mate length found (an upper bound of the exact one). Disproven: no mate
   // within this many plies (kInfiniteDepth: none at all). Unknown: unused.
   uint16_t length_or_depth = 0;
   uint16_t generation = 0;
-  uint32_t amount = 0;  // search effort spent below this entry (replacement priority)
 
   bool proven() const { return pn == 0; }
   bool disproven() const { return dn == 0; }
 };
-static_assert(sizeof(TTEntry) == 32);
+static_assert(sizeof(TTEntry) == 16);
+
+// Eight entries: their tags first, one cache line, then the entries in two more. A tag is the
+// board key's upper 56 bits (0: empty slot) and, in its low byte, the search effort spent below
+// the entry on a log scale (the replacement priority). A probe of a board that is not stored
+// (most probes of new children) needs only the tags; a hit one entry line more. With the keys
+// inside 32-byte entries a bucket took four lines: at 4 GB zukou-055 ran at 737k nodes/s,
+// with this layout 954k.
+struct alignas(64) TTBucket {
+  static constexpr int kSize = 8;
+  static constexpr uint64_t kAmountMask = 0xff;
+  uint64_t tags[kSize];
+  TTEntry entries[kSize];
+  bool Holds(int i, uint64_t board_key) const { return (tags[i] ^ board_key) <= kAmountMask; }
+  bool Empty(int i) const { return tags[i] == 0; }
+  uint8_t Amount(int i) const { return uint8_t(tags[i] & kAmountMask); }
+};
+static_assert(sizeof(TTBucket) == 192);
 
 // What a look-up found for a position searched with a remaining depth.
 struct TTProbe {
@@ -54,7 +70,6 @@ struct TTProbe {
   uint16_t length = 0;  // when pn == 0
   uint16_t depth = 0;   // when dn == 0
   Hand pieces;          // proof or disproof pieces when final
-  uint32_t amount = 0;
   bool found = false;
 };
 
@@ -72,14 +87,12 @@ class TranspositionTable {
   void UseUnknownSet(int set) { current_ = uint16_t(base_ + (set & 1)); }
   // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
   TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
-  // Starts loading the bucket of `board_key` into the cache (probes follow shortly). A probe
-  // reads the whole bucket, four cache lines: fetching them all at once took zukou-037's
-  // first 10M nodes from 10.2 s to 7.0 s, and 6% off practical mate-in-11 problems.
+  // Starts loading the bucket of `board_key` into the cache (probes follow shortly): every
+  // line of it, as a hit needs an entry line soon after the keys. (Fetching whole buckets at
+  // once took zukou-037's first 10M nodes from 10.2 s to 7.0 s.)
   void Prefetch(uint64_t board_key) const {
-    const char* bucket = reinterpret_cast<const char*>(Bucket(board_key));
-    for (size_t line = 0; line < kBucketSize * sizeof(TTEntry); line += 64) {
-      __builtin_prefetch(bucket + line);
-    }
+    const char* bucket = reinterpret_cast<const char*>(&BucketFor(board_key));
+    for (size_t line = 0; line < sizeof(TTBucket); line += 64) __builtin_prefetch(bucket + line);
   }
   // Unknown result for exactly (board, hand).
   void StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn, uint32_t amount);
@@ -90,35 +103,40 @@ class TranspositionTable {
 
   // Fraction of slots in use, estimated from a sample.
   double Fill() const;
-  int64_t capacity() const { return int64_t(buckets_) * kBucketSize; }
+  int64_t capacity() const { return int64_t(buckets_) * TTBucket::kSize; }
+  // Which bucket holds `board_key` (exposed for tests): the key's high bits scaled to the
+  // bucket count, which need not be a power of two, so the whole budget is used.
+  uint64_t BucketIndex(uint64_t board_key) const {
+    return uint64_t((unsigned __int128)board_key * buckets_ >> 64);
+  }
 
  private:
-  static constexpr int kBucketSize = 8;
-  TTEntry* Bucket(uint64_t board_key) const { return &entries_[(board_key & mask_) * kBucketSize]; }
-  TTEntry* Slot(uint64_t board_key, Hand hand);
+  TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
+  // The slot for an unknown result of exactly (board, hand), or the one to replace; its tag
+  // is set to the board with at least `amount` (scaled).
+  TTEntry* Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount);
 
   // Anonymous memory: zero (empty) until first touched, so resident memory grows with use.
   // Huge pages only from kHugePageMinBytes: below it they gained nothing on practical
   // problems, and synchronous compaction once made the first solve of a process take up to a
   // second.
   static constexpr size_t kHugePageMinBytes = size_t(512) << 20;
-  TTEntry* entries_ = nullptr;
+  TTBucket* buckets_array_ = nullptr;
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
-  uint64_t mask_ = 0;
   // Entries carry the generation they were stored in: base_ or base_ + 1 (the unknown set
   // in use). Each clear moves base_ on by two, so older entries read as empty.
   uint16_t base_ = 1;
   uint16_t current_ = 1;
   bool Final(const TTEntry& e) const { return e.proven() || e.disproven(); }
+  // Whether an entry (whose tag is not empty) belongs to the table's present contents.
   bool Valid(const TTEntry& e) const {
-    if (e.board_key == 0) return false;
     if (Final(e)) return e.generation == base_ || e.generation == base_ + 1;
     return e.generation == current_;
   }
   // Valid in the other unknown set (kept, but the first to be replaced).
   bool OtherSet(const TTEntry& e) const {
-    return e.board_key != 0 && !Final(e) && e.generation != current_ &&
+    return !Final(e) && e.generation != current_ &&
            (e.generation == base_ || e.generation == base_ + 1);
   }
 };

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -30,6 +31,9 @@ Hand MakeHand(int pawns, int lances, int knights, int silvers, int golds, int bi
 
 constexpr uint64_t kKey = 0x123456789abcdef1ull;
 constexpr uint64_t kOtherKey = 0x0fedcba987654321ull;
+// Other boards: the table compares keys on their upper 56 bits.
+constexpr uint64_t kHighBit1 = uint64_t(1) << 40;
+constexpr uint64_t kHighBit2 = uint64_t(2) << 40;
 
 TEST(TranspositionTableTest, EmptyTableFindsNothing) {
   TranspositionTable tt(1);
@@ -39,11 +43,36 @@ TEST(TranspositionTableTest, EmptyTableFindsNothing) {
 }
 
 TEST(TranspositionTableTest, CapacityFollowsMegabytes) {
-  EXPECT_EQ(TranspositionTable(1).capacity(), (int64_t(1) << 20) / int64_t(sizeof(TTEntry)));
-  EXPECT_EQ(TranspositionTable(4).capacity(), 4 * TranspositionTable(1).capacity());
-  // Sizes that are not a power of two round down; zero or negative sizes still give a table.
-  EXPECT_EQ(TranspositionTable(3).capacity(), TranspositionTable(2).capacity());
+  // Whole buckets of 8 entries, as many as the budget holds (any size, not only powers of two).
+  for (int64_t mb : {1, 3, 4, 256}) {
+    int64_t buckets = (mb << 20) / int64_t(sizeof(TTBucket));
+    EXPECT_EQ(TranspositionTable(mb).capacity(), buckets * TTBucket::kSize) << mb;
+  }
+  // Zero or negative sizes still give a table.
   EXPECT_EQ(TranspositionTable(0).capacity(), TranspositionTable(1).capacity());
+}
+
+TEST(TranspositionTableTest, KeysDifferingOnlyInTheLowByteAreOneBoard) {
+  // The low byte of a stored tag holds the entry's effort; keys are random 64-bit hashes.
+  TranspositionTable tt(1);
+  tt.StoreProven(kKey, Hand(), 5, 1000);
+  EXPECT_TRUE(tt.Probe(kKey ^ 0x7f, Hand(), 5).found);
+  EXPECT_FALSE(tt.Probe(kKey ^ 0x100, Hand(), 5).found);
+}
+
+TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
+  TranspositionTable tt(3);
+  const uint64_t buckets = uint64_t(tt.capacity()) / TTBucket::kSize;
+  std::mt19937_64 rng(7);
+  std::vector<int> hits(buckets);
+  for (uint64_t i = 0; i < 64 * buckets; ++i) {
+    uint64_t b = tt.BucketIndex(rng());
+    ASSERT_LT(b, buckets);
+    ++hits[b];
+  }
+  // 64 per bucket on average: none empty, none far above.
+  EXPECT_GT(*std::min_element(hits.begin(), hits.end()), 16);
+  EXPECT_LT(*std::max_element(hits.begin(), hits.end()), 160);
 }
 
 TEST(TranspositionTableTest, ProofAppliesToHandsHoldingTheProofPieces) {
@@ -226,7 +255,7 @@ TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
   for (int i = 0; i < 5; ++i) tt.Clear();
   tt.StoreProven(kKey, Hand(), 1, 1);
   tt.StoreDisproven(kOtherKey, Hand(), kInfiniteDepth, 1);
-  tt.StoreUnknown(kKey ^ 1, Hand(), 2, 2, 1);
+  tt.StoreUnknown(kKey ^ kHighBit1, Hand(), 2, 2, 1);
   // A 16-bit generation comes back to the same value after 65535 clears; stale entries of that
   // generation must not come back to life.
   for (int i = 0; i < 65535; ++i) {
@@ -234,7 +263,7 @@ TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
     if (i % 4096 == 0 || i >= 65530) {
       ASSERT_FALSE(tt.Probe(kKey, Hand(), 99).found) << "after " << i + 1 << " clears";
       ASSERT_FALSE(tt.Probe(kOtherKey, Hand(), 99).found) << "after " << i + 1 << " clears";
-      ASSERT_FALSE(tt.Probe(kKey ^ 1, Hand(), 99).found) << "after " << i + 1 << " clears";
+      ASSERT_FALSE(tt.Probe(kKey ^ kHighBit1, Hand(), 99).found) << "after " << i + 1 << " clears";
     }
   }
   EXPECT_EQ(tt.Fill(), 0.0);
@@ -243,10 +272,10 @@ TEST(TranspositionTableTest, ClearStillEmptiesWhenTheGenerationCounterWraps) {
 TEST(TranspositionTableTest, UnknownSetsAreSeparateAndProofsAreShared) {
   TranspositionTable tt(1);
   tt.StoreProven(kKey, Hand(), 5, 1);
-  tt.StoreUnknown(kKey ^ 1, Hand(), 4, 6, 1);
+  tt.StoreUnknown(kKey ^ kHighBit1, Hand(), 4, 6, 1);
   tt.UseUnknownSet(1);
   tt.StoreDisproven(kOtherKey, Hand(), 7, 1);
-  tt.StoreUnknown(kKey ^ 2, Hand(), 3, 9, 1);
+  tt.StoreUnknown(kKey ^ kHighBit2, Hand(), 3, 9, 1);
   for (int set : {0, 1, 0, 1}) {
     SCOPED_TRACE(set);
     tt.UseUnknownSet(set);
@@ -258,10 +287,10 @@ TEST(TranspositionTableTest, UnknownSetsAreSeparateAndProofsAreShared) {
     ASSERT_TRUE(disproof.found);
     EXPECT_EQ(disproof.dn, 0u);
     // Each unknown entry is seen only from its own set, with its own numbers.
-    TTProbe mine = tt.Probe(set == 0 ? kKey ^ 1 : kKey ^ 2, Hand(), 5);
+    TTProbe mine = tt.Probe(set == 0 ? kKey ^ kHighBit1 : kKey ^ kHighBit2, Hand(), 5);
     ASSERT_TRUE(mine.found);
     EXPECT_EQ(mine.pn, set == 0 ? 4u : 3u);
-    EXPECT_FALSE(tt.Probe(set == 0 ? kKey ^ 2 : kKey ^ 1, Hand(), 5).found);
+    EXPECT_FALSE(tt.Probe(set == 0 ? kKey ^ kHighBit2 : kKey ^ kHighBit1, Hand(), 5).found);
   }
   // Clear empties both sets and the final results.
   tt.Clear();
@@ -269,16 +298,22 @@ TEST(TranspositionTableTest, UnknownSetsAreSeparateAndProofsAreShared) {
     tt.UseUnknownSet(set);
     EXPECT_FALSE(tt.Probe(kKey, Hand(), 99).found);
     EXPECT_FALSE(tt.Probe(kOtherKey, Hand(), 1).found);
-    EXPECT_FALSE(tt.Probe(kKey ^ 1, Hand(), 5).found);
-    EXPECT_FALSE(tt.Probe(kKey ^ 2, Hand(), 5).found);
+    EXPECT_FALSE(tt.Probe(kKey ^ kHighBit1, Hand(), 5).found);
+    EXPECT_FALSE(tt.Probe(kKey ^ kHighBit2, Hand(), 5).found);
   }
   EXPECT_EQ(tt.Fill(), 0.0);
 }
 
 TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
   TranspositionTable tt(1);
-  // Fill one bucket: keys differing only above the bucket index bits share a bucket.
-  auto key = [](uint64_t i) { return kKey + (i << 40); };
+  // Fill one bucket with nine keys that share it.
+  std::vector<uint64_t> same_bucket;
+  for (uint64_t k = kKey; same_bucket.size() < 9; k += 0x9E3779B97F4A7C15ull) {
+    if (same_bucket.empty() || tt.BucketIndex(k) == tt.BucketIndex(same_bucket[0])) {
+      same_bucket.push_back(k);
+    }
+  }
+  auto key = [&](uint64_t i) { return same_bucket[i]; };
   tt.UseUnknownSet(1);
   tt.StoreUnknown(key(0), Hand(), 2, 2, 1);
   tt.UseUnknownSet(0);
@@ -301,16 +336,16 @@ Hand RandomHand(std::mt19937_64& rng) {
   return h;
 }
 
-// With a 1 MB table (4096 buckets of 8) and keys confined to a few buckets, buckets overflow
+// With a 1 MB table (5461 buckets of 8) and keys confined to a few buckets, buckets overflow
 // constantly. Every probe must return a stored fact that applies to the query, or nothing.
 TEST(TranspositionTableTest, ReplacementInFullBucketsNeverInventsResults) {
   TranspositionTable tt(1);
-  const uint64_t buckets = uint64_t(tt.capacity()) / 8;
   std::mt19937_64 rng(20240601);
-  // 40 boards sharing 3 buckets: the low bits pick the bucket, the high bits tell boards apart.
+  // 40 boards sharing 3 buckets.
   std::vector<uint64_t> keys;
-  for (int i = 0; i < 40; ++i) keys.push_back((uint64_t(i + 1) << 40) | (uint64_t(i % 3) * 7));
-  for (uint64_t k : keys) ASSERT_LT(k & (buckets - 1), 3 * 7 + 1);
+  for (uint64_t k = rng(); keys.size() < 40; k = rng()) {
+    if (tt.BucketIndex(k) < 3) keys.push_back(k);
+  }
 
   // Each board has a hidden truth: it is mated in `mate_length[i]` plies with any hand holding
   // `threshold[i]`, and never with a hand that does not. Stored facts follow that truth, so no
