@@ -84,6 +84,10 @@ int NextDepth(int depth) { return depth + 2 * std::max(1, depth / 32); }
 // the attacker nothing in hand.
 constexpr int kTieBudget = 64;
 
+// Nodes for each attempt to prove a defence mated sooner than the longest while extracting a
+// line (InferLongestDefence); one not proven within it is searched in full as before.
+constexpr int64_t kShortMateBudget = 20000;
+
 // One solve: the df-pn passes, the exact-length passes and the line extraction.
 class SolveRun {
  public:
@@ -139,7 +143,10 @@ class SolveRun {
           if (shallow.proven()) {
             best_length_ = shallow.length;
             std::vector<Move> line;
-            if (ExtractLine(root, shallow.length, true, 0, line)) return MateWithLine(line, true);
+            lower_bound_known_ = true;  // the step before disproved a mate two plies shorter
+            bool whole = ExtractLine(root, shallow.length, true, 0, line);
+            lower_bound_known_ = false;
+            if (whole) return MateWithLine(line, true);
             // The limits ran out while extracting: the mate without its full line.
             result.status = SolveStatus::kMate;
             result.length = shallow.length;
@@ -209,7 +216,10 @@ class SolveRun {
       }
     }
     std::vector<Move> line;
-    if (!ExtractLine(root, length, true, 0, line) && found) {
+    lower_bound_known_ = exact;
+    bool whole = ExtractLine(root, length, true, 0, line);
+    lower_bound_known_ = false;
+    if (!whole && found) {
       // The limits ran out: report the last mate read out.
       result.status = SolveStatus::kMate;
       result.moves = found->moves;
@@ -354,6 +364,9 @@ class SolveRun {
     // in between counts only when its own line is that long (not longer: then it is useless).
     // The exact-length pass left a refutation of the shorter mate in the table: try it first.
     OrderByTable(pos, moves, remaining - 3, true);
+    int inferred_longest =
+        InferLongestDefence(pos, remaining, path_key, moves, deferred, short_squares);
+    if (inferred_longest < 0 && ExtractionStopped()) return false;
     // Tsume rules: among the longest defences, one whose line leaves the attacker nothing in
     // hand (駒余り) is preferred; the first longest line is kept in case none does.
     Color attacker = ~pos.side_to_move();
@@ -366,13 +379,14 @@ class SolveRun {
       line.insert(line.end(), first_line.begin(), first_line.end());
       uncounted_.insert(uncounted_.end(), first_uncounted.begin(), first_uncounted.end());
     };
-    for (Move m : moves) {
+    for (int i = 0; i < moves.size(); ++i) {
+      Move m = moves[i];
       bool interposition = IsDeferrableDrop(m, deferred);
       if (interposition && short_squares.Test(m.to())) continue;
       pos.DoMove(m);
       uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
-      NodeResult r = ExtractionRun(pos, remaining - 3, true, child_path);
-      bool longest = r.disproven();
+      bool longest =
+          i == inferred_longest || ExtractionRun(pos, remaining - 3, true, child_path).disproven();
       if (longest && interposition)
         longest = ExtractionRun(pos, remaining - 1, true, child_path).proven();
       if (longest) {
@@ -431,6 +445,43 @@ class SolveRun {
       return ok;
     }
     return false;
+  }
+
+  // When this defender node is known not to be mated within remaining - 2 plies (an exact
+  // line: the passes disproved a mate two plies shorter at the root, and each step down keeps
+  // that true), a defence is the longest once every other one is found mated sooner: proving
+  // those short mates is cheap, where disproving the longest one at remaining - 3 plies is a
+  // search of the whole rest of the line, repeated at every defender move (Microcosmos's
+  // 1525-ply line took over 40 minutes so). Returns the index in `moves` of that defence, or
+  // -1 (not known: no bound, or several defences not quickly mated).
+  int InferLongestDefence(Position& pos, int remaining, uint64_t path_key, const MoveList& moves,
+                          Bitboard deferred, Bitboard short_squares) {
+    if (!lower_bound_known_ || remaining < 4) return -1;
+    auto eligible = [&](Move m) {
+      return !IsDeferrableDrop(m, deferred) || !short_squares.Test(m.to());
+    };
+    const Move* first = std::find_if(moves.begin(), moves.end(), eligible);
+    if (first == moves.end()) return -1;
+    if (std::count_if(first, moves.end(), eligible) == 1) return int(first - moves.begin());
+    // The table already refutes the first one (they come first): nothing to infer.
+    pos.DoMove(*first);
+    bool refuted = search_.Peek(pos, remaining - 3, true).disproven();
+    pos.UndoMove();
+    if (refuted) return -1;
+    int candidate = -1;
+    for (int i = 0; i < moves.size(); ++i) {
+      Move m = moves[i];
+      if (IsDeferrableDrop(m, deferred) && short_squares.Test(m.to())) continue;
+      pos.DoMove(m);
+      NodeResult r = search_.Run(pos, remaining - 3, true, DfpnSearch::ChildPathKey(path_key, m),
+                                 kShortMateBudget);
+      pos.UndoMove();
+      if (search_.limit_reached()) return -1;
+      if (r.proven()) continue;
+      if (candidate >= 0) return -1;
+      candidate = i;
+    }
+    return candidate;
   }
 
   // The attacker's hand after playing line[from...] from pos (pos is left as it was).
@@ -536,11 +587,12 @@ class SolveRun {
   // Longest defences tried beyond the first for their 駒余り, per solve (each extracts a line).
   int tie_budget_ = kTieBudget;
   LimitReason line_limit_ = LimitReason::kNone;  // a limit that cut the tie-breaking short
-  int64_t extraction_end_ = 0;     // node count ending line extraction's searches (0: none)
-  bool extraction_spent_ = false;  // that budget ran out
-  bool follow_proof_ = false;      // ExtractLine follows the proof, not the longest defence
-  int best_length_ = 0;            // the shortest mate proven so far, for progress reports
-  std::vector<Move> best_line_;    // the line of the last mate read out, for progress reports
+  int64_t extraction_end_ = 0;      // node count ending line extraction's searches (0: none)
+  bool extraction_spent_ = false;   // that budget ran out
+  bool follow_proof_ = false;       // ExtractLine follows the proof, not the longest defence
+  bool lower_bound_known_ = false;  // ExtractLine's remaining length is proven minimal
+  int best_length_ = 0;             // the shortest mate proven so far, for progress reports
+  std::vector<Move> best_line_;     // the line of the last mate read out, for progress reports
 };
 
 class Solver::Impl {
