@@ -869,6 +869,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     // never comes back to it.
     if (result.tainted && result.loop_ply >= pos.ply()) result.tainted = false;
     if (result.tainted) {
+      // Only a cache (a lost entry is searched again), so its memory stays bounded even
+      // within one long run.
+      if (repetition_table_.size() >= kMaxRepetitionEntries) repetition_table_.clear();
       repetition_table_[path_key] = {result.depth, result.loop_ply};
     } else {
       tt_.StoreDisproven(key, result.pieces, result.depth, amount);
