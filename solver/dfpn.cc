@@ -205,6 +205,18 @@ bool DfpnSearch::CheckLimits() {
   return limit_ != LimitReason::kNone;
 }
 
+uint64_t DfpnSearch::MixKey(uint64_t x) {
+  x ^= x >> 31;
+  x *= 0x9E3779B97F4A7C15ull;
+  x ^= x >> 29;
+  return x | 1;  // never 0, which SegmentHash reads as "none"
+}
+
+void DfpnSearch::PushSegment(int ply, uint64_t key, bool after_null) {
+  if (after_null) segment_hash_[ply] = segment_hash_[ply - 1];  // the null ply holds nothing
+  segment_hash_[ply + 1] = segment_hash_[ply] ^ MixKey(key);
+}
+
 void DfpnSearch::MarkPathFromHistory(const Position& pos) {
   path_.clear();
   // Every position of the game so far, the current one included: returning to any of them
@@ -217,12 +229,18 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
     p.UndoMove();
     path_.emplace(p.key(), p.ply());  // a position met twice keeps its latest ply
   }
+  // A hypothetical child takes two plies.
+  size_t plies = size_t(p.ply()) + 2 * kMaxPly + 4;
+  if (segment_hash_.size() < plies) segment_hash_.resize(plies);
+  segment_hash_[0] = 0;
+  PushSegment(0, p.key(), false);
   for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
     if (it->is_none()) {
       p.DoNullMove();
     } else {
       p.DoMove(*it);
     }
+    PushSegment(p.ply(), p.key(), false);
   }
 }
 
@@ -233,7 +251,7 @@ NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path
   budget_end_ = budget > 0 ? nodes_ + budget : 0;
   MarkPathFromHistory(pos);
   ply_ = 0;
-  if (repetition_table_.size() > kMaxRepetitionEntries) repetition_table_.clear();
+  if (path_table_.size() > kMaxRepetitionEntries) path_table_.clear();
   NodeResult result;
   if (or_node) {
     result = QuickOrNode(pos, depth);
@@ -373,15 +391,58 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   return r;
 }
 
-bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth) {
+const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(uint64_t key, int child_depth,
+                                                                   int child_ply, int parent_ply,
+                                                                   int* from) const {
+  if (segment_cache_.empty()) return nullptr;
+  const SegmentDisproof* bucket = SegmentBucket(key);
+  for (int i = 0; i < kSegmentWays; ++i) {
+    const SegmentDisproof& t = bucket[i];
+    if (t.key != key || t.generation != segment_generation_ || t.depth < child_depth) continue;
+    int start = child_ply - t.plies;
+    if (start < 0 || start > parent_ply) continue;
+    if (SegmentHash(start, parent_ply, key) == t.segment) {
+      *from = start;
+      return &t;
+    }
+  }
+  return nullptr;
+}
+
+void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies, int depth) {
+  if (segment_cache_.empty()) segment_cache_.resize(kSegmentEntries);
+  SegmentDisproof* bucket = SegmentBucket(key);
+  SegmentDisproof* victim = nullptr;
+  for (int i = 0; i < kSegmentWays; ++i) {
+    SegmentDisproof& t = bucket[i];
+    bool live = t.generation == segment_generation_;
+    if (live && t.key == key && t.plies == plies && t.segment == segment) {
+      t.depth = uint16_t(std::max<int>(t.depth, depth));
+      return;
+    }
+    if (!live && victim == nullptr) victim = &t;
+  }
+  // A full bucket: any entry (they are alike in value; a lost one is searched again).
+  if (victim == nullptr) victim = &bucket[segment % kSegmentWays];
+  *victim = SegmentDisproof{key, segment, uint16_t(plies), uint16_t(depth), segment_generation_};
+}
+
+bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth, int parent_ply) {
   // Repetition of a position on the path: the attacker fails on this path.
   if (auto it = path_.find(full_key); it != path_.end()) {
     c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, it->second};
     return true;
   }
-  if (auto it = repetition_table_.find(c.path_key);
-      it != repetition_table_.end() && it->second.depth >= child_depth) {
+  if (auto it = path_table_.find(c.path_key);
+      it != path_table_.end() && it->second.depth >= child_depth) {
     c.result = NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
+    return true;
+  }
+  int child_ply = parent_ply + (c.kind == ChildKind::kHypothetical ? 2 : 1);
+  int from;
+  if (const SegmentDisproof* t =
+          FindSegmentDisproof(full_key, child_depth, child_ply, parent_ply, &from)) {
+    c.result = NodeResult{kInfinitePnDn, 0, 0, t->depth, c.hand, true, from};
     return true;
   }
   TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
@@ -402,7 +463,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     // piece it would have dropped.
     EnterHypothetical(pos, c.move);
     c.board_key = pos.board_key();
-    if (!LookUp(c, pos.key(), child_depth)) {
+    if (!LookUp(c, pos.key(), child_depth, pos.ply() - 2)) {
       c.result = NodeResult{};
       if (IsMatedUnderRules(pos)) {
         c.result = NodeResult{0, kInfinitePnDn, 0, 0, MatedProofPieces(pos, c.hand), false};
@@ -411,7 +472,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     LeaveHypothetical(pos);
     return;
   }
-  if (LookUp(c, pos.KeyAfter(c.move), child_depth)) return;
+  if (LookUp(c, pos.KeyAfter(c.move), child_depth, pos.ply())) return;
   if (child_or) {
     // Kaneko's fixed-depth test at new nodes: mate in 1, or no check at all.
     pos.DoMove(c.move);
@@ -739,6 +800,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     }
     uint64_t full_key = pos.key();
     path_.emplace(full_key, pos.ply());
+    PushSegment(pos.ply(), full_key, hypothetical);
     ++ply_;
     NodeResult r = hypothetical
                        ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
@@ -871,8 +933,10 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (result.tainted) {
       // Only a cache (a lost entry is searched again), so its memory stays bounded even
       // within one long run.
-      if (repetition_table_.size() >= kMaxRepetitionEntries) repetition_table_.clear();
-      repetition_table_[path_key] = {result.depth, result.loop_ply};
+      if (path_table_.size() >= kMaxRepetitionEntries) path_table_.clear();
+      path_table_[path_key] = {result.depth, result.loop_ply};
+      StoreSegmentDisproof(pos.key(), SegmentHash(result.loop_ply, pos.ply(), 0),
+                           pos.ply() - result.loop_ply, result.depth);
     } else {
       tt_.StoreDisproven(key, result.pieces, result.depth, amount);
     }
