@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <string>
@@ -984,6 +985,86 @@ TEST(FirstMateTest, LengthIsTheProvenBoundNotTheProofLinesLength) {
   EXPECT_FALSE(r.length_exact);
   EXPECT_GE(r.length, 69) << Describe(r);
   EXPECT_LE(int(r.moves.size() - r.uncounted.size()), r.length) << Describe(r);
+}
+
+// A history Q, X, Y ending in `a` again, where Q is `a` after the plain move c1: the defender,
+// the attacker (taking c1's piece back) and the defender move once each. Empty if none exists.
+std::vector<Move> CycleBack(const Position& a, Move c1) {
+  Position after = a;
+  after.DoMove(c1);
+  Position q = MustParse(after.Sfen());
+  MoveList d_moves;
+  GenerateLegal(q, d_moves);
+  for (Move d : d_moves) {
+    q.DoMove(d);
+    MoveList back;
+    GenerateLegal(q, back);
+    for (Move b : back) {
+      if (b.is_drop() || b.from() != c1.to() || b.to() != c1.from() || b.is_promotion()) continue;
+      q.DoMove(b);
+      MoveList returns;
+      GenerateLegal(q, returns);
+      for (Move r : returns) {
+        q.DoMove(r);
+        bool same = q.key() == a.key();
+        q.UndoMove();
+        if (same) return {d, b, r};
+      }
+      q.UndoMove();
+    }
+    q.UndoMove();
+  }
+  return {};
+}
+
+// Mate-in-3 positions whose every mate starts with one plain move: after a history in which
+// the position that move leads to was already played, there is no mate within 3 (going back
+// to it repeats a position under check); from the same position without that history there
+// is. Path-dependent results of one query must not leak into the other, asked of one solver
+// in turn.
+TEST(RepetitionTest, AMateThroughAPositionOfTheGameCountsOnlyWithoutThatHistory) {
+  std::ifstream in(TSUME_SOURCE_DIR "/problems/practical/sample.txt");
+  ASSERT_TRUE(in) << "problems/practical/sample.txt";
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Collection c = ParseCollection(text, "sample.txt", CollectionFormat::kPractical);
+  int scenarios = 0;
+  for (const Problem& p : c.problems) {
+    if (p.expected_length != 3) continue;
+    Position a = MustParse(p.sfen);
+    Solver probe(Options(Rules::kGame));
+    SolveResult r = probe.Solve(a);
+    ASSERT_EQ(r.status, SolveStatus::kMate) << p.source;
+    Move c1 = r.moves[0];
+    if (c1.is_drop() || c1.is_promotion() || a.piece_on(c1.to()) != kNoPiece) continue;
+    MoveList checks;
+    GenerateChecks(a, checks);
+    bool only_c1 = true;
+    for (Move m : checks) {
+      if (m == c1) continue;
+      Position b = a;
+      b.DoMove(m);
+      if (probe.MateWithin(b, 2, false) != SolveStatus::kNoMate) only_c1 = false;
+    }
+    if (!only_c1) continue;
+    std::vector<Move> cycle = CycleBack(a, c1);
+    if (cycle.empty()) continue;
+    Position after_c1 = a;
+    after_c1.DoMove(c1);
+    Position with_history = MustParse(after_c1.Sfen());
+    for (Move m : cycle) with_history.DoMove(m);
+    ASSERT_EQ(with_history.key(), a.key());
+    SCOPED_TRACE(p.source);
+    Solver shared(Options(Rules::kGame));
+    EXPECT_EQ(shared.MateWithin(with_history, 3, true), SolveStatus::kNoMate);
+    EXPECT_EQ(shared.MateWithin(a, 3, true), SolveStatus::kMate);
+    EXPECT_EQ(shared.MateWithin(with_history, 3, true), SolveStatus::kNoMate);
+    Solver reversed(Options(Rules::kGame));
+    EXPECT_EQ(reversed.MateWithin(a, 3, true), SolveStatus::kMate);
+    EXPECT_EQ(reversed.MateWithin(with_history, 3, true), SolveStatus::kNoMate);
+    ++scenarios;
+  }
+  // The sample holds such positions; without any the test would prove nothing.
+  EXPECT_GE(scenarios, 1);
 }
 
 // Follow-up queries after a solve agree with it: a mate within the exact length, none within
