@@ -778,8 +778,14 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         second = best_value;
         best_value = v;
         best = i;
-      } else if (v < second) {
-        second = v;
+      } else {
+        if (v < second) second = v;
+        // Among defences as easy to disprove, the one hardest to prove mated is likelier to
+        // refute. Zuko at 3M nodes: -1.1% (geometric mean), one more exact; zukou-055 -3.5%,
+        // 寿 +1.2%, practical mate 11 +0.3%.
+        if (v == best_value && !or_node && children[i].result.pn > children[best].result.pn) {
+          best = i;
+        }
       }
     }
     second = std::min(second, kInfinitePnDn);
