@@ -295,9 +295,8 @@ TEST(ZukouTableSizeTest, Zukou098SameAnswerWithEveryTableSize) {
   }
 }
 
-// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 104 s
-// with a 1 GB table (101 s as this test), 115 s with 4 GB; the limit is ten times the slow limit
-// (600 s by default).
+// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 105 s
+// with a 1 GB table, 115 s with 4 GB; the limit is ten times the slow limit (600 s by default).
 TEST(MicrocosmosTest, SolvedExactlyWithTheWholeLine) {
   std::vector<Problem> problems = ReadProblems(kMicrocosmosPath);
   if (problems.empty()) GTEST_SKIP() << kMicrocosmosPath << " is absent";
