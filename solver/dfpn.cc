@@ -251,7 +251,6 @@ NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path
   budget_end_ = budget > 0 ? nodes_ + budget : 0;
   MarkPathFromHistory(pos);
   ply_ = 0;
-  if (path_table_.size() > kMaxRepetitionEntries) path_table_.clear();
   NodeResult result;
   if (or_node) {
     result = QuickOrNode(pos, depth);
@@ -476,7 +475,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     LeaveHypothetical(pos);
     return;
   }
-  if (LookUp(c, pos.KeyAfter(c.move), child_depth, pos.ply())) return;
+  if (LookUp(c, c.full_key, child_depth, pos.ply())) return;
   if (child_or) {
     // Kaneko's fixed-depth test at new nodes: mate in 1, or no check at all.
     pos.DoMove(c.move);
@@ -572,8 +571,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     Child c;
     c.move = m;
     c.board_key = pos.BoardKeyAfter(m);
+    c.full_key = pos.KeyAfter(m);
     tt_.Prefetch(c.board_key);
-    if (!segment_cache_.empty()) __builtin_prefetch(&BucketOf(pos.KeyAfter(m)));
+    if (!segment_cache_.empty()) __builtin_prefetch(&BucketOf(c.full_key));
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
     if (m.is_drop() && interposition.Test(m.to())) c.square = m.to();
