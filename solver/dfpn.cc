@@ -161,9 +161,9 @@ void OrderMoves(const Position& pos, MoveList& moves, bool or_node) {
 
 }  // namespace
 
-PnDn SecondBestThreshold(PnDn second) {
+PnDn SecondBestThreshold(PnDn second, int quarters) {
   if (second >= kInfinitePnDn) return kInfinitePnDn;
-  return std::min<PnDn>(kMaxThreshold, second + second / 4 + 1);
+  return PnDn(std::min<int64_t>(kMaxThreshold, second + int64_t(second) * quarters / 4 + 1));
 }
 
 PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value) {
@@ -792,7 +792,15 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     PnDn child_thpn, child_thdn;
     if (or_node) {
       const Child& c = children[best];
-      child_thpn = std::min(thpn, SecondBestThreshold(second));
+      // A depth-limited search mostly disproves (each pass short of the exact length, and
+      // the final one), and an OR node is disproven only once every check is: switching
+      // checks early is mostly wasted, so a check runs until it is three quarters worse than
+      // the second. Measured against a quarter: 寿 19.01M -> 15.93M nodes, zukou-055
+      // 28.67M -> 26.89M, Zuko at 3M nodes -1.7% in total (geometric mean -5.9%, same
+      // problems exact); a half: 寿 18.17M; a whole: 17.6M, but zukou-086 +24%. In the
+      // unbounded search, which proves, three quarters gained nothing.
+      int quarters = depth == kInfiniteDepth ? 1 : 3;
+      child_thpn = std::min(thpn, SecondBestThreshold(second, quarters));
       child_thdn = ChildThreshold(thdn, dn, c.result.dn);
     } else if (hypothetical_squares.None()) {
       const Child& c = children[best];

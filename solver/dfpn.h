@@ -166,8 +166,9 @@ class DfpnSearch {
 // above its value, or its parent would call it again and again without progress; with that
 // threshold it runs until it is proven or disproven.
 constexpr PnDn kMaxThreshold = kPnDnCap + 1;
-// The 1+epsilon trick: the best child may run until it is a quarter worse than the second.
-PnDn SecondBestThreshold(PnDn second);
+// The 1+epsilon trick: the best child may run until it is `quarters` quarters worse than the
+// second (one by default).
+PnDn SecondBestThreshold(PnDn second, int quarters = 1);
 // The threshold left to a child when the parent's own threshold binds.
 PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value);
 

@@ -267,6 +267,9 @@ class RuleRowTest : public ::testing::TestWithParam<RuleRow> {};
 TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
   // 1+epsilon: a quarter more than the second best, plus one.
   EXPECT_EQ(SecondBestThreshold(4), 6u);
+  EXPECT_EQ(SecondBestThreshold(4, 3), 8u);
+  EXPECT_EQ(SecondBestThreshold(kInfinitePnDn, 3), kInfinitePnDn);
+  EXPECT_LT(SecondBestThreshold(kPnDnCap, 3), kInfinitePnDn);
   EXPECT_EQ(SecondBestThreshold(kInfinitePnDn), kInfinitePnDn);
   // A value at the cap must leave room to search (else the parent loops without progress),
   // and thresholds never reach the infinite value that means proven or disproven.
