@@ -915,13 +915,30 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       for (const Child& c : kids) {
         if (c.kind == ChildKind::kHypothetical) open_squares.Set(c.square);
       }
+      // How deep a refutation holds. A drop on an interposition square holds only as deep as
+      // the hypothetical captures there were disproven (searched at this node's depth, they
+      // may be no mate only within it): deeper, one of them may mate and make the drop
+      // useless. (Without this bound zukou-025's verification once read "no mate" where
+      // there was one.)
+      auto refuted_depth = [&](const Child& c) {
+        int d = ParentDepth(c.result.depth);
+        if (c.square == kNoSquare || !c.move.is_drop()) return d;
+        for (const Child& h : kids) {
+          bool was_hypothetical = h.square == c.square && !h.move.is_drop();
+          if (was_hypothetical && h.result.disproven()) d = std::min(d, h.result.depth);
+        }
+        return d;
+      };
       const Child* refutation = nullptr;
+      int refutation_depth = 0;
       for (const Child& c : kids) {
         if (c.kind != ChildKind::kReal || !c.result.disproven()) continue;
         if (c.square != kNoSquare && c.move.is_drop() && open_squares.Test(c.square)) continue;
+        int d = refuted_depth(c);
         if (!refutation || taint(c) < taint(*refutation) ||
-            (taint(c) == taint(*refutation) && c.result.depth > refutation->result.depth)) {
+            (taint(c) == taint(*refutation) && d > refutation_depth)) {
           refutation = &c;
+          refutation_depth = d;
         }
       }
       Hand d = refutation->result.pieces;
@@ -932,7 +949,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       // Tsume rules: whether a drop was useless depends on the defender's hand too.
       if (rules_ == Rules::kTsume && deferred.Any()) d = Hand::Min(d, h0);
       result.pieces = d;
-      result.depth = ParentDepth(refutation->result.depth);
+      result.depth = refutation_depth;
       result.tainted = refutation->result.tainted;
       result.loop_ply = refutation->result.loop_ply;
       // A hypothetical capture found no mate only on this path: the drops it let in may

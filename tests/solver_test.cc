@@ -264,6 +264,67 @@ void PrintTo(const RuleRow& row, std::ostream* os) { *os << row.name; }
 
 class RuleRowTest : public ::testing::TestWithParam<RuleRow> {};
 
+// A drop between the king and a ranged checker refutes a mate within d plies only if the
+// attacker's capture on its square, played as if the defender had passed, does not mate
+// within d either (else the drop is useless). A position of zukou-025's (White to defend, the
+// rook on 1d checking along the rank) once gave a false "no mate": searched within 14 plies,
+// its drops were known not mated within 15 and its hypothetical captures only within 14, and
+// the disproof was stored as "no mate within 16", yet one of those captures mates in 16. The
+// table is filled here with those facts (each computed by a fresh solver).
+TEST(DfpnTest, DropRefutesNoDeeperThanTheCapturesOnItsSquareWereDisproven) {
+  absl::StatusOr<Position> root =
+      Position::FromSfen("7p1/1P1l1gg2/3nP1+P2/+b3k3R/2PP2N2/3G5/9/5L3/5+b3 w rg4s2n2l12p 1");
+  ASSERT_TRUE(root.ok()) << root.status();
+  auto no_mate_within = [](const Position& pos, int plies, bool attacker_to_move) {
+    absl::StatusOr<Position> fresh = Position::FromSfen(pos.Sfen());  // without history
+    Solver oracle(SolveOptions{});
+    return oracle.MateWithin(*fresh, plies, attacker_to_move) == SolveStatus::kNoMate;
+  };
+  Solver fresh(SolveOptions{});
+  ASSERT_EQ(fresh.MateWithin(*root, 16, false), SolveStatus::kMate);
+
+  TranspositionTable tt(16);
+  Position pos = *root;
+  Bitboard between = Between(pos.king_square(kWhite), pos.checkers().Lsb());
+  MoveList evasions;
+  GenerateEvasions(pos, evasions);
+  int drops = 0, captures_stored = 0;
+  for (Move m : evasions) {
+    if (!IsDeferrableDrop(m, between)) continue;
+    pos.DoMove(m);
+    if (no_mate_within(pos, 15, true)) {
+      tt.StoreDisproven(pos.board_key(), pos.hand(kBlack), 15, 1);
+      ++drops;
+    }
+    pos.UndoMove();
+  }
+  for (Square s : between) {
+    MoveList captures;
+    HypotheticalCaptures(pos, s, captures);
+    for (Move capture : captures) {
+      EnterHypothetical(pos, capture);
+      if (no_mate_within(pos, 14, false)) {
+        tt.StoreDisproven(pos.board_key(), pos.hand(kBlack), 14, 1);
+        ++captures_stored;
+      }
+      LeaveHypothetical(pos);
+    }
+  }
+  ASSERT_GT(drops, 0);
+  ASSERT_GT(captures_stored, 0);
+  DfpnSearch search(tt, Rules::kTsume, SearchLimits{});
+  NodeResult within14 = search.Run(pos, 14, false, 0);
+  EXPECT_TRUE(within14.disproven());
+  EXPECT_LT(within14.depth, 16);
+  // The position before the rook's check (1f1d), mated within 17, takes its child from the
+  // table.
+  absl::StatusOr<Position> before =
+      Position::FromSfen("7p1/1P1l1gg2/3nP1+P2/+b3k4/2PP2N2/3G4R/9/5L3/5+b3 b rg4s2n2l12p 1");
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_EQ(fresh.MateWithin(*before, 17, true), SolveStatus::kMate);
+  EXPECT_TRUE(search.Run(*before, 17, true, 0).proven());
+}
+
 TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
   // 1+epsilon: a quarter more than the second best, plus one.
   EXPECT_EQ(SecondBestThreshold(4), 6u);
