@@ -295,8 +295,9 @@ TEST(ZukouTableSizeTest, Zukou098SameAnswerWithEveryTableSize) {
   }
 }
 
-// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 105 s
-// with a 1 GB table, 115 s with 4 GB; the limit is ten times the slow limit (600 s by default).
+// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 103 s
+// with a 1 GB table (96.5 s as this test); the limit is ten times the slow limit (600 s by
+// default).
 TEST(MicrocosmosTest, SolvedExactlyWithTheWholeLine) {
   std::vector<Problem> problems = ReadProblems(kMicrocosmosPath);
   if (problems.empty()) GTEST_SKIP() << kMicrocosmosPath << " is absent";
