@@ -924,8 +924,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         int d = ParentDepth(c.result.depth);
         if (c.square == kNoSquare || !c.move.is_drop()) return d;
         for (const Child& h : kids) {
-          bool was_hypothetical = h.square == c.square && !h.move.is_drop();
-          if (was_hypothetical && h.result.disproven()) d = std::min(d, h.result.depth);
+          if (h.was_hypothetical() && h.square == c.square && h.result.disproven()) {
+            d = std::min(d, h.result.depth);
+          }
         }
         return d;
       };
@@ -955,8 +956,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       // A hypothetical capture found no mate only on this path: the drops it let in may
       // then count only on this path too.
       for (const Child& c : kids) {
-        bool was_hypothetical = c.square != kNoSquare && !c.move.is_drop();
-        if (was_hypothetical && c.result.disproven() && c.result.tainted) {
+        if (c.was_hypothetical() && c.result.disproven() && c.result.tainted) {
           result.loop_ply =
               result.tainted ? std::min(result.loop_ply, c.result.loop_ply) : c.result.loop_ply;
           result.tainted = true;

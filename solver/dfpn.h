@@ -64,12 +64,6 @@ class DfpnSearch {
   // position on the current path is not looked at). Unknown when nothing is stored.
   NodeResult Peek(const Position& pos, int depth, bool or_node) const;
 
-  // Forgets the disproofs that depend on repetitions (call when the table is cleared).
-  void ClearRepetitionTable() {
-    path_table_.clear();
-    segment_cache_.clear();
-  }
-
   int64_t nodes() const { return nodes_; }
   LimitReason limit_reason() const { return limit_; }
   bool limit_reached() const { return limit_ != LimitReason::kNone; }
@@ -91,6 +85,8 @@ class DfpnSearch {
     uint64_t path_key;
     Hand hand;  // attacker hand in the child
     NodeResult result;
+    // A hypothetical capture on `square`, whatever its kind has become since.
+    bool was_hypothetical() const { return square != kNoSquare && !move.is_drop(); }
   };
 
   NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node, uint64_t path_key);
