@@ -173,6 +173,64 @@ void BM_FindMateIn1(benchmark::State& state) {
 }
 BENCHMARK(BM_FindMateIn1);
 
+// The defender's replies to every check of every attacker position: estimated without making
+// the check (the search's initial proof numbers), against making it and generating them.
+struct ChecksOfPositions {
+  std::vector<Position> positions;
+  std::vector<MoveList> checks;
+  int64_t count = 0;
+};
+
+const ChecksOfPositions& Checks() {
+  static const ChecksOfPositions all = [] {
+    ChecksOfPositions all;
+    all.positions = Positions().attacker;
+    for (const Position& pos : all.positions) {
+      all.checks.emplace_back();
+      GenerateChecks(pos, all.checks.back());
+      all.count += all.checks.back().size();
+    }
+    return all;
+  }();
+  return all;
+}
+
+void BM_EstimateRepliesToCheck(benchmark::State& state) {
+  const ChecksOfPositions& all = Checks();
+  int64_t replies = 0;
+  for (auto _ : state) {
+    for (size_t i = 0; i < all.positions.size(); ++i) {
+      for (Move m : all.checks[i]) replies += EstimateRepliesToCheck(all.positions[i], m);
+    }
+  }
+  benchmark::DoNotOptimize(replies);
+  state.counters["checks/s"] =
+      benchmark::Counter(double(all.count * state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_EstimateRepliesToCheck);
+
+void BM_MakeCheckAndGenerateReplies(benchmark::State& state) {
+  ChecksOfPositions all = Checks();
+  int64_t replies = 0;
+  MoveList list;
+  for (auto _ : state) {
+    for (size_t i = 0; i < all.positions.size(); ++i) {
+      Position& pos = all.positions[i];
+      for (Move m : all.checks[i]) {
+        pos.DoMove(m);
+        list.clear();
+        GenerateEvasions(pos, list);
+        replies += list.size();
+        pos.UndoMove();
+      }
+    }
+  }
+  benchmark::DoNotOptimize(replies);
+  state.counters["checks/s"] =
+      benchmark::Counter(double(all.count * state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MakeCheckAndGenerateReplies);
+
 // Every legal move of every position, made and unmade.
 void BM_DoUndoMove(benchmark::State& state) {
   std::vector<Position> positions = Positions().attacker;

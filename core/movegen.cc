@@ -652,7 +652,74 @@ Move FindMateIn1For(Position& pos, const MoveList& checks) {
   return Move::None();
 }
 
+template <Color Us>
+int EstimateRepliesToCheckFor(const Position& pos, Move m) {
+  constexpr Color kThem = Side<Us>::kThem;
+  using T = Side<kThem>;
+  Square king = pos.king_square(kThem);
+  Square to = m.to();
+  Bitboard to_bb = SquareBB(to);
+  Bitboard from_bb;
+  AttackerSets<Us> ours(pos, pos.pieces(Us));
+  if (!m.is_drop()) {
+    from_bb = SquareBB(m.from());
+    ours.Toggle(m.moved_type(), m.from());
+  }
+  ours.Toggle(m.after_type(), to);
+  Bitboard occupied = (pos.occupied() | to_bb).AndNot(from_bb);
+  Bitboard theirs = pos.pieces(kThem).AndNot(to_bb);
+
+  int replies = 0;
+  Bitboard without_king = occupied ^ SquareBB(king);
+  for (Square escape : KingAttacks(king).AndNot(theirs)) {
+    if (!ours.Attacks(escape, without_king)) ++replies;
+  }
+  Bitboard checkers = ours.AttackersTo(king, occupied);
+  if (checkers.MoreThanOne() || checkers.None()) return replies;
+  Square checker = checkers.Lsb();
+  Bitboard pinned;
+  ForEachSquare(ours.Snipers(king), [&](Square s) {
+    Bitboard b = Between(king, s) & occupied;
+    if (!b.MoreThanOne()) pinned |= b & theirs;
+  });
+  AttackerSets<kThem> defenders(pos, theirs.AndNot(pinned | SquareBB(king)));
+  // Moves of their pieces to sq, each promotion choice counted.
+  auto moves_to = [&](Square sq) {
+    int n = 0;
+    for (Square from : defenders.AttackersTo(sq, occupied)) {
+      ++n;
+      PieceType pt = TypeOf(pos.piece_on(from));
+      if (!CanPromote(pt) || !(T::Zone().Test(from) || T::Zone().Test(sq))) continue;
+      bool dead_unpromoted = ((pt == kPawn || pt == kLance) && T::LastRank().Test(sq)) ||
+                             (pt == kKnight && T::LastTwoRanks().Test(sq));
+      if (!dead_unpromoted) ++n;
+    }
+    return n;
+  };
+  replies += moves_to(checker);
+  Bitboard between = Between(king, checker);
+  if (between.None()) return replies;
+  Hand hand = pos.hand(kThem);
+  bool any_square = hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook);
+  Bitboard pawn_files = PawnFiles(pos.pieces(kThem, kPawn).AndNot(to_bb));
+  for (Square sq : between) {
+    replies += moves_to(sq);
+    Bitboard b = SquareBB(sq);
+    if (any_square || (hand.Has(kLance) && b.AndNot(T::LastRank()).Any()) ||
+        (hand.Has(kKnight) && b.AndNot(T::LastTwoRanks()).Any()) ||
+        (hand.Has(kPawn) && b.AndNot(T::LastRank()).AndNot(pawn_files).Any())) {
+      ++replies;
+    }
+  }
+  return replies;
+}
+
 }  // namespace
+
+int EstimateRepliesToCheck(const Position& pos, Move m) {
+  return pos.side_to_move() == kBlack ? EstimateRepliesToCheckFor<kBlack>(pos, m)
+                                      : EstimateRepliesToCheckFor<kWhite>(pos, m);
+}
 
 void GenerateEvasions(const Position& pos, MoveList& list) {
   pos.side_to_move() == kBlack ? GenerateEvasionsFor<kBlack>(pos, list)

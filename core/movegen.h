@@ -62,6 +62,13 @@ Move FindMateIn1(Position& pos);
 // anyway): the first of them that mates.
 Move FindMateIn1(Position& pos, const MoveList& checks);
 
+// About how many replies the opponent has after the legal checking move m, drops on one square
+// counted once, worked out without making m: king steps to squares left unattacked, captures
+// of a single checker, and per square in between the pieces that can move there plus one if a
+// piece in hand can be dropped there, each promotion choice counted. Pieces pinned to the king
+// and pawn-drop mate are not looked at. The exact count needs GenerateEvasions after m.
+int EstimateRepliesToCheck(const Position& pos, Move m);
+
 }  // namespace tsume
 
 #endif  // TSUME_CORE_MOVEGEN_H_

@@ -496,21 +496,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
   c.result = NodeResult{};
   if (!child_or && c.kind == ChildKind::kReal) {
     // df-pn+ estimate after a check: every reply has to be mated to prove.
-    pos.DoMove(c.move);
-    MoveList evasions;
-    GenerateEvasions(pos, evasions);
-    pos.UndoMove();
-    // Drops on one square are tried one at a time: they count once.
-    Bitboard drop_squares;
-    int moves = 0;
-    for (Move e : evasions) {
-      if (e.is_drop()) {
-        drop_squares.Set(e.to());
-      } else {
-        ++moves;
-      }
-    }
-    c.result.pn = InitialProofNumber(moves + drop_squares.Count());
+    c.result.pn = InitialProofNumber(EstimateRepliesToCheck(pos, c.move));
     tt_.StoreUnknown(c.board_key, c.hand, c.result.pn, c.result.dn, 1);
   }
 }

@@ -7,6 +7,8 @@
 //  - GenerateChecks with the legal moves that GivesCheck accepts,
 //  - GenerateEvasions and HasEvasion with the legal moves of a side in check,
 //  - FindMateIn1 with the checks after which the opponent has no legal reply,
+//  - EstimateRepliesToCheck with the replies counted after each check, where no piece of the
+//    side in check is pinned,
 //  - GivesCheck with making the move, IsLegal with "king not attacked after the move" (every
 //    few positions, testing attacks piece by piece).
 // The shared helpers live in movegen_test_util.h so the larger slow test can reuse them.
@@ -38,6 +40,7 @@ TEST(MovegenPropertyTest, RandomGamesFromTheInitialPosition) {
   checker.Report();
   EXPECT_GT(checker.counts().positions, kGames * 100);
   EXPECT_GT(checker.counts().in_check, kGames * 5);
+  EXPECT_GT(checker.counts().estimates, kGames * 5);
 }
 
 TEST(MovegenPropertyTest, KnownPositions) {

@@ -235,7 +235,36 @@ struct CheckCounts {
   int64_t moves = 0;      // legal moves seen
   int64_t checks = 0;     // checking moves seen
   int64_t mates = 0;      // mate-in-1 moves seen
+  int64_t estimates = 0;  // reply estimates compared with the exact count
 };
+
+// The replies `replies` to a check at `pos` as EstimateRepliesToCheck counts them: drops on one
+// square once, and a pawn drop in between that GenerateEvasions leaves out (pawn-drop mate:
+// nothing else keeps a drop in between from being legal) counted as if it were legal.
+inline int CountRepliesAsEstimated(const Position& pos, const MoveList& replies) {
+  Bitboard drop_squares;
+  int moves = 0;
+  for (Move m : replies) {
+    if (m.is_drop()) {
+      drop_squares.Set(m.to());
+    } else {
+      ++moves;
+    }
+  }
+  Color us = pos.side_to_move();
+  Bitboard checkers = pos.checkers();
+  if (pos.hand(us).Has(kPawn) && checkers.Any() && !checkers.MoreThanOne()) {
+    for (Square to : Between(pos.king_square(us), checkers.Lsb())) {
+      if (drop_squares.Test(to) || IsDeadSquare(us, kPawn, to)) continue;
+      bool nifu = false;
+      for (int rank = 0; rank < 9; ++rank) {
+        nifu |= pos.piece_on(MakeSquare(FileOf(to), rank)) == MakePiece(us, kPawn);
+      }
+      if (!nifu) drop_squares.Set(to);
+    }
+  }
+  return moves + drop_squares.Count();
+}
 
 class PositionChecker {
  public:
@@ -299,6 +328,19 @@ class PositionChecker {
       GenerateLegal(pos, replies);
       bool has_reply = !replies.empty();
       ASSERT_EQ(HasEvasion(pos), has_reply) << "after " << ToUsi(m) << ": " << pos.Sfen();
+      // The estimate is exact, pawn-drop mates aside, unless a pinned piece of theirs has a
+      // move (which it leaves out).
+      pos.UndoMove();
+      int estimate = EstimateRepliesToCheck(pos, m);
+      pos.DoMove(m);
+      if (pos.pinned(pos.side_to_move()).None()) {
+        ASSERT_EQ(estimate, CountRepliesAsEstimated(pos, replies))
+            << "EstimateRepliesToCheck(" << ToUsi(m) << ") at " << pos.Sfen();
+        ++counts_.estimates;
+      } else {
+        ASSERT_LE(estimate, CountRepliesAsEstimated(pos, replies))
+            << "EstimateRepliesToCheck(" << ToUsi(m) << ") at " << pos.Sfen();
+      }
       ASSERT_EQ(IsCheckmate(pos), !has_reply) << "after " << ToUsi(m) << ": " << pos.Sfen();
       pos.UndoMove();
       if (!has_reply) mates_.push_back(m);
@@ -344,7 +386,8 @@ class PositionChecker {
   void Report() const {
     std::cout << "positions " << counts_.positions << ", in check " << counts_.in_check
               << ", in depth " << counts_.deep << ", legal moves " << counts_.moves << ", checks "
-              << counts_.checks << ", mates in 1 " << counts_.mates << "\n";
+              << counts_.checks << ", mates in 1 " << counts_.mates << ", reply estimates "
+              << counts_.estimates << "\n";
   }
 
   const CheckCounts& counts() const { return counts_; }
