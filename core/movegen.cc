@@ -571,68 +571,104 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
 
 enum class MateAnswer { kNoMate, kMate, kUnknown };
 
+// The position as it would be after our legal checking move m, worked out without making m:
+// our pieces (`ours_now` before m) and the occupancy after it, and their replies piece by piece.
+template <Color Us>
+class AfterCheck {
+ public:
+  using T = Side<Side<Us>::kThem>;
+  static constexpr Color kThem = Side<Us>::kThem;
+
+  AfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m)
+      : pos_(pos), king_(pos.king_square(kThem)), to_bb_(SquareBB(m.to())), ours_(ours_now) {
+    Bitboard from_bb;
+    if (!m.is_drop()) {
+      from_bb = SquareBB(m.from());
+      ours_.Toggle(m.moved_type(), m.from());
+    }
+    ours_.Toggle(m.after_type(), m.to());
+    occupied_ = (pos.occupied() | to_bb_).AndNot(from_bb);
+    theirs_ = pos.pieces(kThem).AndNot(to_bb_);  // less what m captures
+  }
+
+  // The squares their king can step to (or capture on) without being attacked.
+  template <typename F>
+  bool AnyKingEscape(F&& on_escape) const {
+    Bitboard without_king = occupied_ ^ SquareBB(king_);
+    bool any = false;
+    for (Square escape : KingAttacks(king_).AndNot(theirs_)) {
+      if (ours_.Attacks(escape, without_king)) continue;
+      any = true;
+      if (!on_escape()) break;
+    }
+    return any;
+  }
+  Bitboard Checkers() const { return ours_.AttackersTo(king_, occupied_); }
+  // Their pieces other than the king that may move: not pinned to it by our sliders (a pinned
+  // piece can neither take a checker nor step between it and the king).
+  AttackerSets<kThem> Movers() const {
+    Bitboard pinned;
+    ForEachSquare(ours_.Snipers(king_), [&](Square s) {
+      Bitboard b = Between(king_, s) & occupied_;
+      if (!b.MoreThanOne()) pinned |= b & theirs_;
+    });
+    return AttackerSets<kThem>(pos_, theirs_.AndNot(pinned | SquareBB(king_)));
+  }
+  // The squares where a piece in their hand other than a pawn, or a pawn, may be dropped
+  // (if empty).
+  Bitboard NonPawnDropSquares() const {
+    Hand hand = pos_.hand(kThem);
+    if (hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook)) {
+      return ~Bitboard();
+    }
+    Bitboard squares;
+    if (hand.Has(kLance)) squares |= ~T::LastRank();
+    if (hand.Has(kKnight)) squares |= ~T::LastTwoRanks();
+    return squares;
+  }
+  Bitboard PawnDropSquares() const {
+    if (!pos_.hand(kThem).Has(kPawn)) return Bitboard();
+    return (~T::LastRank()).AndNot(PawnFiles(pos_.pieces(kThem, kPawn).AndNot(to_bb_)));
+  }
+
+  Square king() const { return king_; }
+  Bitboard occupied() const { return occupied_; }
+  Bitboard to_bb() const { return to_bb_; }
+
+ private:
+  const Position& pos_;
+  Square king_;
+  Bitboard to_bb_;
+  AttackerSets<Us> ours_;
+  Bitboard occupied_, theirs_;
+};
+
 // Whether the legal checking move m leaves the opponent without a legal reply, answered on the
 // position as it would be after m without making it. `ours_now` holds our pieces before m.
 // kUnknown only when the one remaining defence is a pawn drop that might itself be a pawn-drop
 // mate.
 template <Color Us>
 MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m) {
-  constexpr Color kThem = Side<Us>::kThem;
-  using T = Side<kThem>;
-  Square king = pos.king_square(kThem);
-  Square to = m.to();
-  Bitboard to_bb = SquareBB(to);
-  Bitboard from_bb;
-  AttackerSets<Us> ours = ours_now;
-  if (!m.is_drop()) {
-    from_bb = SquareBB(m.from());
-    ours.Toggle(m.moved_type(), m.from());
-  }
-  ours.Toggle(m.after_type(), to);
-  Bitboard occupied = (pos.occupied() | to_bb).AndNot(from_bb);
-  Bitboard theirs = pos.pieces(kThem).AndNot(to_bb);  // less what m captures
-
-  // The king steps out (or captures) to a square we do not attack.
-  Bitboard without_king = occupied ^ SquareBB(king);
-  for (Square escape : KingAttacks(king).AndNot(theirs)) {
-    if (!ours.Attacks(escape, without_king)) return MateAnswer::kNoMate;
-  }
-  Bitboard checkers = ours.AttackersTo(king, occupied);
+  AfterCheck<Us> after(pos, ours_now, m);
+  if (after.AnyKingEscape([] { return false; })) return MateAnswer::kNoMate;
+  Bitboard checkers = after.Checkers();
   if (checkers.MoreThanOne()) return MateAnswer::kMate;
   Square checker = checkers.Lsb();
-
-  // Their pieces pinned by our sliders (after m) cannot capture or interpose.
-  Bitboard pinned;
-  ForEachSquare(ours.Snipers(king), [&](Square s) {
-    Bitboard b = Between(king, s) & occupied;
-    if (!b.MoreThanOne()) pinned |= b & theirs;
-  });
-  AttackerSets<kThem> defenders(pos, theirs.AndNot(pinned | SquareBB(king)));
-  if (defenders.AttackersTo(checker, occupied).Any()) return MateAnswer::kNoMate;
-
-  Bitboard between = Between(king, checker);
+  Bitboard occupied = after.occupied();
+  AttackerSets<AfterCheck<Us>::kThem> movers = after.Movers();
+  if (movers.AttackersTo(checker, occupied).Any()) return MateAnswer::kNoMate;
+  Bitboard between = Between(after.king(), checker);
   if (between.None()) return MateAnswer::kMate;
-  Hand hand = pos.hand(kThem);
-  if (hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook) ||
-      (hand.Has(kLance) && between.AndNot(T::LastRank()).Any()) ||
-      (hand.Has(kKnight) && between.AndNot(T::LastTwoRanks()).Any())) {
-    return MateAnswer::kNoMate;
-  }
+  if ((between & after.NonPawnDropSquares()).Any()) return MateAnswer::kNoMate;
   for (Square sq : between) {
-    if (defenders.Attacks(sq, occupied)) return MateAnswer::kNoMate;
+    if (movers.Attacks(sq, occupied)) return MateAnswer::kNoMate;
   }
-  if (hand.Has(kPawn)) {
-    Bitboard drops =
-        between.AndNot(T::LastRank()).AndNot(PawnFiles(pos.pieces(kThem, kPawn).AndNot(to_bb)));
-    if (drops.Any()) {
-      // Their pawn dropped in front of our king might be a pawn-drop mate: leave it to the
-      // full test.
-      Square our_king = pos.king_square(Us);
-      bool may_mate = our_king != kNoSquare && (drops & PawnAttacks(Us, our_king)).Any();
-      return may_mate ? MateAnswer::kUnknown : MateAnswer::kNoMate;
-    }
-  }
-  return MateAnswer::kMate;
+  Bitboard pawn_drops = between & after.PawnDropSquares();
+  if (pawn_drops.None()) return MateAnswer::kMate;
+  // Their pawn dropped in front of our king might be a pawn-drop mate: leave it to the full test.
+  Square our_king = pos.king_square(Us);
+  bool may_mate = our_king != kNoSquare && (pawn_drops & PawnAttacks(Us, our_king)).Any();
+  return may_mate ? MateAnswer::kUnknown : MateAnswer::kNoMate;
 }
 
 template <Color Us>
@@ -654,39 +690,22 @@ Move FindMateIn1For(Position& pos, const MoveList& checks) {
 
 template <Color Us>
 int EstimateRepliesToCheckFor(const Position& pos, Move m) {
-  constexpr Color kThem = Side<Us>::kThem;
-  using T = Side<kThem>;
-  Square king = pos.king_square(kThem);
-  Square to = m.to();
-  Bitboard to_bb = SquareBB(to);
-  Bitboard from_bb;
-  AttackerSets<Us> ours(pos, pos.pieces(Us));
-  if (!m.is_drop()) {
-    from_bb = SquareBB(m.from());
-    ours.Toggle(m.moved_type(), m.from());
-  }
-  ours.Toggle(m.after_type(), to);
-  Bitboard occupied = (pos.occupied() | to_bb).AndNot(from_bb);
-  Bitboard theirs = pos.pieces(kThem).AndNot(to_bb);
-
+  AfterCheck<Us> after(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m);
   int replies = 0;
-  Bitboard without_king = occupied ^ SquareBB(king);
-  for (Square escape : KingAttacks(king).AndNot(theirs)) {
-    if (!ours.Attacks(escape, without_king)) ++replies;
-  }
-  Bitboard checkers = ours.AttackersTo(king, occupied);
+  after.AnyKingEscape([&] {
+    ++replies;
+    return true;
+  });
+  Bitboard checkers = after.Checkers();
   if (checkers.MoreThanOne() || checkers.None()) return replies;
   Square checker = checkers.Lsb();
-  Bitboard pinned;
-  ForEachSquare(ours.Snipers(king), [&](Square s) {
-    Bitboard b = Between(king, s) & occupied;
-    if (!b.MoreThanOne()) pinned |= b & theirs;
-  });
-  AttackerSets<kThem> defenders(pos, theirs.AndNot(pinned | SquareBB(king)));
+  Bitboard occupied = after.occupied();
+  AttackerSets<AfterCheck<Us>::kThem> movers = after.Movers();
+  using T = typename AfterCheck<Us>::T;
   // Moves of their pieces to sq, each promotion choice counted.
   auto moves_to = [&](Square sq) {
     int n = 0;
-    for (Square from : defenders.AttackersTo(sq, occupied)) {
+    for (Square from : movers.AttackersTo(sq, occupied)) {
       ++n;
       PieceType pt = TypeOf(pos.piece_on(from));
       if (!CanPromote(pt) || !(T::Zone().Test(from) || T::Zone().Test(sq))) continue;
@@ -697,21 +716,25 @@ int EstimateRepliesToCheckFor(const Position& pos, Move m) {
     return n;
   };
   replies += moves_to(checker);
-  Bitboard between = Between(king, checker);
-  if (between.None()) return replies;
-  Hand hand = pos.hand(kThem);
-  bool any_square = hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook);
-  Bitboard pawn_files = PawnFiles(pos.pieces(kThem, kPawn).AndNot(to_bb));
-  for (Square sq : between) {
-    replies += moves_to(sq);
-    Bitboard b = SquareBB(sq);
-    if (any_square || (hand.Has(kLance) && b.AndNot(T::LastRank()).Any()) ||
-        (hand.Has(kKnight) && b.AndNot(T::LastTwoRanks()).Any()) ||
-        (hand.Has(kPawn) && b.AndNot(T::LastRank()).AndNot(pawn_files).Any())) {
-      ++replies;
-    }
+  Bitboard between = Between(after.king(), checker);
+  for (Square sq : between) replies += moves_to(sq);
+  return replies + (between & (after.NonPawnDropSquares() | after.PawnDropSquares())).Count();
+}
+
+template <Color Us>
+bool OnlyDropsAnswerCheckFor(const Position& pos, Move m) {
+  AfterCheck<Us> after(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m);
+  if (after.AnyKingEscape([] { return false; })) return false;
+  Bitboard checkers = after.Checkers();
+  if (checkers.MoreThanOne()) return true;
+  Square checker = checkers.Lsb();
+  Bitboard occupied = after.occupied();
+  AttackerSets<AfterCheck<Us>::kThem> movers = after.Movers();
+  if (movers.AttackersTo(checker, occupied).Any()) return false;
+  for (Square sq : Between(after.king(), checker)) {
+    if (movers.Attacks(sq, occupied)) return false;
   }
-  return replies;
+  return true;
 }
 
 }  // namespace
@@ -719,6 +742,11 @@ int EstimateRepliesToCheckFor(const Position& pos, Move m) {
 int EstimateRepliesToCheck(const Position& pos, Move m) {
   return pos.side_to_move() == kBlack ? EstimateRepliesToCheckFor<kBlack>(pos, m)
                                       : EstimateRepliesToCheckFor<kWhite>(pos, m);
+}
+
+bool OnlyDropsAnswerCheck(const Position& pos, Move m) {
+  return pos.side_to_move() == kBlack ? OnlyDropsAnswerCheckFor<kBlack>(pos, m)
+                                      : OnlyDropsAnswerCheckFor<kWhite>(pos, m);
 }
 
 void GenerateEvasions(const Position& pos, MoveList& list) {

@@ -69,6 +69,11 @@ Move FindMateIn1(Position& pos, const MoveList& checks);
 // and pawn-drop mate are not looked at. The exact count needs GenerateEvasions after m.
 int EstimateRepliesToCheck(const Position& pos, Move m);
 
+// Whether, after the legal checking move m, every legal reply of the opponent is a drop
+// between its king and the checker (true when it has no reply at all), worked out without
+// making m. Under tsume rules only such a check can mate by making the drops useless.
+bool OnlyDropsAnswerCheck(const Position& pos, Move m);
+
 }  // namespace tsume
 
 #endif  // TSUME_CORE_MOVEGEN_H_

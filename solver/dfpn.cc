@@ -299,17 +299,20 @@ void LeaveHypothetical(Position& pos) {
   pos.UndoMove();
 }
 
-bool DfpnSearch::IsMatedUnderRules(Position& pos, int nesting) {
-  if (!HasEvasion(pos)) return true;
+bool DfpnSearch::IsMatedUnderRules(Position& pos, int nesting, const MoveList* evasions) {
+  if (evasions ? evasions->empty() : !HasEvasion(pos)) return true;
   if (rules_ != Rules::kTsume || !InterpositionSquareExists(pos)) return false;
   // Each hypothetical capture may uncover another ranged checker; bound the chain (beyond
   // it the drops simply count) so pieces uncovering each other in turn cannot recurse forever.
   if (nesting >= kMaxHypotheticalNesting) return false;
   Bitboard between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
-  MoveList evasions;
-  GenerateEvasions(pos, evasions);
+  MoveList generated;
+  if (!evasions) {
+    GenerateEvasions(pos, generated);
+    evasions = &generated;
+  }
   Bitboard squares;
-  for (Move m : evasions) {
+  for (Move m : *evasions) {
     if (!IsDeferrableDrop(m, between)) return false;
     squares.Set(m.to());
   }
@@ -359,7 +362,10 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   Move game_mate = FindMateIn1(pos, checks);
   for (Move m : checks) {
     if (!game_mate.is_none() && m != game_mate) continue;
-    if (game_mate.is_none() && (rules_ != Rules::kTsume || !MayCheckFromAfar(pos, m))) continue;
+    if (game_mate.is_none() &&
+        (rules_ != Rules::kTsume || !MayCheckFromAfar(pos, m) || !OnlyDropsAnswerCheck(pos, m))) {
+      continue;
+    }
     Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
     pos.DoMove(m);
     bool mate = !game_mate.is_none() || IsMatedUnderRules(pos);
@@ -517,7 +523,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (moves.empty()) return QuickOrNode(pos, depth);
   } else {
     GenerateEvasions(pos, moves);
-    if (moves.empty() || IsMatedUnderRules(pos)) {
+    if (IsMatedUnderRules(pos, 0, &moves)) {
       result.pn = 0;
       result.dn = kInfinitePnDn;
       result.length = 0;

@@ -95,7 +95,8 @@ class DfpnSearch {
   // `parent_ply`: the last ply on the path before the child.
   bool LookUp(Child& child, uint64_t full_key, int child_depth, int parent_ply);
   // The defender to move is mated: no legal reply, or (tsume rules) only useless drops.
-  bool IsMatedUnderRules(Position& pos, int nesting = 0);
+  // `evasions`: the defender's legal moves when already generated.
+  bool IsMatedUnderRules(Position& pos, int nesting = 0, const MoveList* evasions = nullptr);
   // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
   NodeResult QuickOrNode(Position& pos, int depth);
   bool CheckLimits();

@@ -8,7 +8,7 @@
 //  - GenerateEvasions and HasEvasion with the legal moves of a side in check,
 //  - FindMateIn1 with the checks after which the opponent has no legal reply,
 //  - EstimateRepliesToCheck with the replies counted after each check, where no piece of the
-//    side in check is pinned,
+//    side in check is pinned, and OnlyDropsAnswerCheck with the replies,
 //  - GivesCheck with making the move, IsLegal with "king not attacked after the move" (every
 //    few positions, testing attacks piece by piece).
 // The shared helpers live in movegen_test_util.h so the larger slow test can reuse them.

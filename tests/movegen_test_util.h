@@ -328,6 +328,15 @@ class PositionChecker {
       GenerateLegal(pos, replies);
       bool has_reply = !replies.empty();
       ASSERT_EQ(HasEvasion(pos), has_reply) << "after " << ToUsi(m) << ": " << pos.Sfen();
+      bool only_drops = true;
+      if (!replies.empty()) {
+        Bitboard between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+        for (Move r : replies) only_drops &= r.is_drop() && between.Test(r.to());
+      }
+      pos.UndoMove();
+      ASSERT_EQ(OnlyDropsAnswerCheck(pos, m), only_drops)
+          << "OnlyDropsAnswerCheck(" << ToUsi(m) << ") at " << pos.Sfen();
+      pos.DoMove(m);
       // The estimate is exact, pawn-drop mates aside, unless a pinned piece of theirs has a
       // move (which it leaves out).
       pos.UndoMove();
