@@ -267,6 +267,9 @@ Bitboard PawnFiles(Bitboard pawns) {
   return files;
 }
 
+template <Color Us>
+bool PawnDropMates(const Position& pos, Square sq);
+
 // Pawn drops onto `targets` (empty squares): not on the last rank, not on a file holding one
 // of our pawns, and not a pawn-drop mate.
 template <Color Us>
@@ -276,7 +279,7 @@ Bitboard PawnDropTargets(const Position& pos, Bitboard targets) {
   if (their_king != kNoSquare) {
     // Only the square in front of their king checks.
     Bitboard checking = targets & PawnAttacks(Side<Us>::kThem, their_king);
-    if (checking.Any() && pos.IsPawnDropMate(checking.Lsb())) targets ^= checking;
+    if (checking.Any() && PawnDropMates<Us>(pos, checking.Lsb())) targets ^= checking;
   }
   return targets;
 }
@@ -669,6 +672,14 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
   Square our_king = pos.king_square(Us);
   bool may_mate = our_king != kNoSquare && (pawn_drops & PawnAttacks(Us, our_king)).Any();
   return may_mate ? MateAnswer::kUnknown : MateAnswer::kNoMate;
+}
+
+// Whether our pawn dropped on sq, checking their king, leaves them no reply. The pawn touches
+// the king, so there is nothing to drop in between and the answer is never unknown.
+template <Color Us>
+bool PawnDropMates(const Position& pos, Square sq) {
+  return MateAfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), Move::Drop(kPawn, sq)) ==
+         MateAnswer::kMate;
 }
 
 template <Color Us>

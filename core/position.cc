@@ -435,15 +435,6 @@ bool Position::GivesCheck(Move m) const {
          !Aligned(from, m.to(), king_[~side_]);
 }
 
-bool Position::IsPawnDropMate(Square sq) const {
-  // Make the drop on a scratch copy and see whether the defender has any reply.
-  Position& self = const_cast<Position&>(*this);
-  self.DoMove(Move::Drop(kPawn, sq));
-  bool mate = !HasEvasion(self);
-  self.UndoMove();
-  return mate;
-}
-
 bool Position::IsFullyLegal(Move m) const {
   MoveList list;
   GenerateLegal(*this, list);

@@ -88,8 +88,6 @@ class Position {
   // Full legality of an arbitrary move (e.g. parsed from USI): piece ownership, geometry, drop
   // rules, nifu, dead squares, self-check and pawn-drop mate.
   bool IsFullyLegal(Move m) const;
-  // A pawn drop by the side to move at sq that would be mate (illegal). Assumes the drop checks.
-  bool IsPawnDropMate(Square sq) const;
 
   // The board key and the mover's hand after move m, without making it.
   uint64_t BoardKeyAfter(Move m) const;
