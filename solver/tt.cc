@@ -28,12 +28,14 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   buckets_array_ = static_cast<TTBucket*>(memory);
   // Tables larger than the cache pay for address translation on top of the memory access
   // (not measured directly: this machine has no counters); huge pages took 寿 (1 GB) from
-  // 20.4 s to 17.3 s and zukou-055 (4 GB) from 41 s to 37 s, same nodes. At 256 MB they gained
-  // nothing (寿 17.7 s without, 18.1 s with), so such tables keep ordinary pages, which never
-  // wait for the kernel to find free 2 MB blocks. Only advice: ignored where unsupported.
+  // 20.4 s to 17.3 s and zukou-055 (4 GB) from 41 s to 37 s, same nodes. At the default
+  // 256 MB (which once fell just short of the threshold, as the buckets do not fill it
+  // exactly): 寿 13.6 -> 13.2 s, zukou-037 29.7 -> 28.8 s, practical mate 11 (first 1000 in
+  // one batch) 12.6 -> 11.8 ms mean. Only advice: ignored where unsupported.
   // The price is paid on first touch, whole 2 MB pages zeroed at once: Microcosmos's first 600k
   // nodes take 16.9 s with 8 GB (2.5 s without), but its whole solve with 4 GB 245 s (264 s),
-  // measured before the repetition caches made that solve 115 s.
+  // measured before the repetition caches made that solve 115 s; with 256 MB the first
+  // practical problem of a batch took 42 ms instead of 13.
   if (bytes_ >= kHugePageMinBytes) madvise(memory, bytes_, MADV_HUGEPAGE);
   base_ = 1;
   current_ = 1;

@@ -117,10 +117,10 @@ class TranspositionTable {
   TTEntry* Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount);
 
   // Anonymous memory: zero (empty) until first touched, so resident memory grows with use.
-  // Huge pages only from kHugePageMinBytes: below it they gained nothing on practical
-  // problems, and synchronous compaction once made the first solve of a process take up to a
-  // second.
-  static constexpr size_t kHugePageMinBytes = size_t(512) << 20;
+  // Huge pages only from kHugePageMinBytes: small tables (tests, quick solves) do not pay
+  // for zeroing whole 2 MB pages, nor for the kernel's compaction, which on a fragmented
+  // machine once made the first solve of a process take up to a second.
+  static constexpr size_t kHugePageMinBytes = size_t(128) << 20;
   TTBucket* buckets_array_ = nullptr;
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
