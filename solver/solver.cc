@@ -102,10 +102,13 @@ class SolveRun {
   NodeResult Query(Position& pos, int depth, bool or_node) {
     return search_.Run(pos, depth, or_node, HistoryPathKey(pos));
   }
-  std::vector<Move> Line(Position& pos, int max_plies, bool or_node) {
+  std::vector<Move> Line(Position& pos, int max_plies, bool or_node,
+                         std::vector<Move> preferred = {}) {
     std::vector<Move> line;
     uncounted_.clear();
+    preferred_ = std::move(preferred);
     ExtractLine(pos, max_plies, or_node, HistoryPathKey(pos), line);
+    preferred_.clear();
     return line;
   }
   bool limit_reached() const { return search_.limit_reached(); }
@@ -327,6 +330,7 @@ class SolveRun {
       GenerateChecks(pos, moves);
       // Checks the table already proves short come first: the passes before left them there.
       OrderByTable(pos, moves, remaining - 1, false);
+      PutPreferredFirst(moves);
       for (Move m : moves) {
         pos.DoMove(m);
         uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
@@ -364,6 +368,7 @@ class SolveRun {
     // in between counts only when its own line is that long (not longer: then it is useless).
     // The exact-length pass left a refutation of the shorter mate in the table: try it first.
     OrderByTable(pos, moves, remaining - 3, true);
+    PutPreferredFirst(moves);
     int inferred_longest =
         InferLongestDefence(pos, remaining, path_key, moves, deferred, short_squares);
     if (inferred_longest < 0 && ExtractionStopped()) return false;
@@ -536,6 +541,15 @@ class SolveRun {
     for (const auto& [score, m] : scored) moves.push_back(m);
   }
 
+  // Moves of preferred_ first, the others in the order given: among equally good moves the
+  // line takes the first.
+  void PutPreferredFirst(MoveList& moves) const {
+    if (preferred_.empty()) return;
+    std::stable_partition(moves.begin(), moves.end(), [&](Move m) {
+      return std::find(preferred_.begin(), preferred_.end(), m) != preferred_.end();
+    });
+  }
+
   // First-mate mode: the length is only an upper bound, so follow the proof instead of the
   // longest defence: the reply whose own mate is the longest the search has found.
   bool ExtractProofDefence(Position& pos, int remaining, uint64_t path_key, const MoveList& moves,
@@ -591,6 +605,7 @@ class SolveRun {
   bool extraction_spent_ = false;   // that budget ran out
   bool follow_proof_ = false;       // ExtractLine follows the proof, not the longest defence
   bool lower_bound_known_ = false;  // ExtractLine's remaining length is proven minimal
+  std::vector<Move> preferred_;     // moves a line takes when they are as good as any
   int best_length_ = 0;             // the shortest mate proven so far, for progress reports
   std::vector<Move> best_line_;     // the line of the last mate read out, for progress reports
 };
@@ -633,11 +648,14 @@ SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker
                          : SolveStatus::kUnknown;
 }
 
-std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool attacker_to_move) {
+std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool attacker_to_move,
+                                   std::vector<Move> preferred) {
   if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
   Position copy = pos;
   std::vector<Move> line;
-  RunWithLargeStack([&] { line = impl_->run->Line(copy, max_plies, attacker_to_move); });
+  RunWithLargeStack([&] {
+    line = impl_->run->Line(copy, max_plies, attacker_to_move, std::move(preferred));
+  });
   return line;
 }
 

@@ -90,8 +90,12 @@ class Solver {
   // Is there a mate within `max_plies`? `attacker_to_move`: the side to move attacks (else it
   // defends, in check).
   SolveStatus MateWithin(const Position& pos, int max_plies, bool attacker_to_move);
-  // A main line of at most `max_plies` (empty when none is found within the limits).
-  std::vector<Move> MateLine(const Position& pos, int max_plies, bool attacker_to_move);
+  // A main line of at most `max_plies` (empty when none is found within the limits). Where
+  // moves of `preferred` are as good as the others (an attacker move that mates in time, a
+  // defence that holds out as long), the line takes them: verification reads an alternative
+  // mate with the main line's moves, to see whether it only changes their order.
+  std::vector<Move> MateLine(const Position& pos, int max_plies, bool attacker_to_move,
+                             std::vector<Move> preferred = {});
   // True when the last query stopped on a limit.
   bool limit_reached() const;
   // Nodes searched by the last Solve and every follow-up query since (0 before any).

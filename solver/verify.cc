@@ -267,8 +267,13 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
     // Its own line, attacker shortest and defender longest, needs the exact length: a longer
     // bound may give a line cut short.
     std::optional<int> exact = ExactMateLength(solver, pos, remaining - 1, false);
+    // Read with the main line's moves where they are as good: if the alternative only changes
+    // their order, the line then rejoins the main line whichever equally long defences the
+    // table would have offered first (zukou-041's N*5g rejoins only after 4b4c, which holds
+    // out as long as 5b4c).
     std::vector<Move> alternative =
-        Concat(m, solver.MateLine(pos, exact.value_or(remaining - 1), false));
+        Concat(m, solver.MateLine(pos, exact.value_or(remaining - 1), false,
+                                  std::vector<Move>(main_line.begin() + ply, main_line.end())));
     bool line_complete = exact && !solver.limit_reached();
     pos.UndoMove();
     int rejoin = line_complete ? main_positions.Rejoin(pos, alternative, ply) : 0;

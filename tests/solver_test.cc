@@ -788,6 +788,45 @@ TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
   EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
 }
 
+// A line takes the preferred moves where they are as good as the others. zukou-041: after the
+// alternative N*5g 5f5g+ at ply 7 and the main line's 5c4d+ 4e4d 3c4c, the defender's 4b4c
+// (the main line's move) and 5b4c hold out equally long; verification reads the alternative
+// with the main line's moves to see that it only changes their order.
+TEST(FollowUpTest, LineTakesPreferredMovesWhereTheyAreAsGood) {
+  if (kSanitized) GTEST_SKIP() << "about a second in Release";
+  std::vector<Problem> problems = ReadProblems(kZukouPath);
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  auto it = std::find_if(problems.begin(), problems.end(),
+                         [](const Problem& p) { return p.id == "zukou-041"; });
+  ASSERT_NE(it, problems.end());
+  ASSERT_GE(it->solution_usi.size(), 6u);
+  Position pos = MustParse(it->sfen);
+  std::vector<std::string> moves(it->solution_usi.begin(), it->solution_usi.begin() + 6);
+  for (const char* usi : {"N*5g", "5f5g+", "5c4d+", "4e4d", "3c4c"}) moves.push_back(usi);
+  for (const std::string& usi : moves) {
+    absl::StatusOr<Move> m = pos.ParseUsiMove(usi);
+    ASSERT_TRUE(m.ok()) << usi;
+    pos.DoMove(*m);
+  }
+  Solver solver(Options(Rules::kTsume, 0, 64));
+  constexpr int kRemaining = 12;
+  ASSERT_EQ(solver.MateWithin(pos, kRemaining, false), SolveStatus::kMate);
+  ASSERT_EQ(solver.MateWithin(pos, kRemaining - 2, false), SolveStatus::kNoMate);
+  for (const char* usi : {"4b4c", "5b4c"}) {
+    SCOPED_TRACE(usi);
+    Move defence = *pos.ParseUsiMove(usi);
+    Position after = pos;
+    after.DoMove(defence);
+    // Both hold out the whole remaining length.
+    EXPECT_EQ(solver.MateWithin(after, kRemaining - 3, true), SolveStatus::kNoMate);
+    std::vector<Move> line = solver.MateLine(pos, kRemaining, false, {defence});
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(ToUsi(line[0]), usi);
+    EXPECT_GE(int(line.size()), kRemaining);
+  }
+  EXPECT_FALSE(solver.limit_reached());
+}
+
 // An interposition square's real drops are searched beside its hypothetical captures (either
 // settles the square). Selecting among such squares once picked whichever was offered last,
 // whatever its numbers: the child then returned at once, again and again, and zukou-002 (found
