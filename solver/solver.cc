@@ -653,9 +653,8 @@ std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool atta
   if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
   Position copy = pos;
   std::vector<Move> line;
-  RunWithLargeStack([&] {
-    line = impl_->run->Line(copy, max_plies, attacker_to_move, std::move(preferred));
-  });
+  RunWithLargeStack(
+      [&] { line = impl_->run->Line(copy, max_plies, attacker_to_move, std::move(preferred)); });
   return line;
 }
 
