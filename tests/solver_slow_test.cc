@@ -295,8 +295,8 @@ TEST(ZukouTableSizeTest, Zukou098SameAnswerWithEveryTableSize) {
   }
 }
 
-// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 103 s
-// with a 1 GB table (96.5 s as this test); the limit is ten times the slow limit (600 s by
+// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 91 s
+// with a 1 GB table (88 s as this test); the limit is ten times the slow limit (600 s by
 // default).
 TEST(MicrocosmosTest, SolvedExactlyWithTheWholeLine) {
   std::vector<Problem> problems = ReadProblems(kMicrocosmosPath);

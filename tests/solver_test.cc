@@ -744,6 +744,14 @@ TEST(PracticalTest, TsumeRulesNeverLengthenAGameMate) {
 // ---------------------------------------------------------------------------------------------
 // Short classics under tsume rules.
 
+// The problem with id `id`, or null.
+const Problem* FindProblem(const std::vector<Problem>& problems, const std::string& id) {
+  for (const Problem& p : problems) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
 TEST(ZukouTest, ShortClassicsSolveWithTheirStatedLength) {
   std::vector<Problem> problems = ReadProblems(kZukouPath);
   if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
@@ -773,9 +781,8 @@ TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
   if (kSanitized) GTEST_SKIP() << "about a second in Release";
   std::vector<Problem> problems = ReadProblems(kZukouPath);
   if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
-  auto it = std::find_if(problems.begin(), problems.end(),
-                         [](const Problem& p) { return p.id == "zukou-007"; });
-  ASSERT_NE(it, problems.end());
+  const Problem* it = FindProblem(problems, "zukou-007");
+  ASSERT_NE(it, nullptr);
   Position root = MustParse(it->sfen);
   Solver solver(Options(Rules::kTsume, 0, 64));
   SolveResult r = solver.Solve(root);
@@ -793,12 +800,10 @@ TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
 // (the main line's move) and 5b4c hold out equally long; verification reads the alternative
 // with the main line's moves to see that it only changes their order.
 TEST(FollowUpTest, LineTakesPreferredMovesWhereTheyAreAsGood) {
-  if (kSanitized) GTEST_SKIP() << "about a second in Release";
   std::vector<Problem> problems = ReadProblems(kZukouPath);
   if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
-  auto it = std::find_if(problems.begin(), problems.end(),
-                         [](const Problem& p) { return p.id == "zukou-041"; });
-  ASSERT_NE(it, problems.end());
+  const Problem* it = FindProblem(problems, "zukou-041");
+  ASSERT_NE(it, nullptr);
   ASSERT_GE(it->solution_usi.size(), 6u);
   Position pos = MustParse(it->sfen);
   std::vector<std::string> moves(it->solution_usi.begin(), it->solution_usi.begin() + 6);
@@ -834,9 +839,8 @@ TEST(FollowUpTest, LineTakesPreferredMovesWhereTheyAreAsGood) {
 TEST(ZukouTest, InterpositionSquaresDoNotStallTheFirstMateSearch) {
   std::vector<Problem> problems = ReadProblems(kZukouPath);
   if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
-  auto it = std::find_if(problems.begin(), problems.end(),
-                         [](const Problem& p) { return p.id == "zukou-002"; });
-  ASSERT_NE(it, problems.end());
+  const Problem* it = FindProblem(problems, "zukou-002");
+  ASSERT_NE(it, nullptr);
   SolveOptions o = Options(Rules::kTsume, 200000, 64);
   o.exact_length = false;
   Solver solver(o);
