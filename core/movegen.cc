@@ -594,7 +594,8 @@ class AfterCheck {
     theirs_ = pos.pieces(kThem).AndNot(to_bb_);  // less what m captures
   }
 
-  // The squares their king can step to (or capture on) without being attacked.
+  // Whether their king can step to (or capture on) a square we do not attack; `on_escape` is
+  // called for each such square, and the search stops when it returns false.
   template <typename F>
   bool AnyKingEscape(F&& on_escape) const {
     Bitboard without_king = occupied_ ^ SquareBB(king_);
@@ -617,8 +618,8 @@ class AfterCheck {
     });
     return AttackerSets<kThem>(pos_, theirs_.AndNot(pinned | SquareBB(king_)));
   }
-  // The squares where a piece in their hand other than a pawn, or a pawn, may be dropped
-  // (if empty).
+  // The squares (when empty) where some piece in their hand other than a pawn may be dropped,
+  // and where a pawn may be (pawn-drop mate aside).
   Bitboard NonPawnDropSquares() const {
     Hand hand = pos_.hand(kThem);
     if (hand.Has(kSilver) || hand.Has(kGold) || hand.Has(kBishop) || hand.Has(kRook)) {
@@ -636,7 +637,6 @@ class AfterCheck {
 
   Square king() const { return king_; }
   Bitboard occupied() const { return occupied_; }
-  Bitboard to_bb() const { return to_bb_; }
 
  private:
   const Position& pos_;
