@@ -720,9 +720,7 @@ int EstimateRepliesToCheckFor(const Position& pos, Move m) {
       ++n;
       PieceType pt = TypeOf(pos.piece_on(from));
       if (!CanPromote(pt) || !(T::Zone().Test(from) || T::Zone().Test(sq))) continue;
-      bool dead_unpromoted = ((pt == kPawn || pt == kLance) && T::LastRank().Test(sq)) ||
-                             (pt == kKnight && T::LastTwoRanks().Test(sq));
-      if (!dead_unpromoted) ++n;
+      if (!IsDeadSquare(AfterCheck<Us>::kThem, pt, sq)) ++n;  // the move without promotion
     }
     return n;
   };

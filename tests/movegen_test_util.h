@@ -138,6 +138,14 @@ inline bool NaiveInCheck(const Position& pos, Color c) {
   return pos.has_king(c) && NaiveAttacked(pos, ~c, pos.king_square(c));
 }
 
+// Whether colour c has an unpromoted pawn on `file` (a pawn drop there would be nifu).
+inline bool PawnOnFile(const Position& pos, Color c, int file) {
+  for (int rank = 0; rank < 9; ++rank) {
+    if (pos.piece_on(MakeSquare(file, rank)) == MakePiece(c, kPawn)) return true;
+  }
+  return false;
+}
+
 // Every move the pieces can make and every drop the drop rules allow (nifu, dead squares),
 // without regard to the mover's king.
 inline std::vector<Move> NaivePseudoMoves(const Position& pos) {
@@ -162,11 +170,7 @@ inline std::vector<Move> NaivePseudoMoves(const Position& pos) {
     for (Square to = 0; to < kNumSquares; ++to) {
       if (pos.piece_on(to) != kNoPiece || IsDeadSquare(us, pt, to)) continue;
       if (pt == kPawn) {
-        bool nifu = false;
-        for (int rank = 0; rank < 9; ++rank) {
-          nifu |= pos.piece_on(MakeSquare(FileOf(to), rank)) == MakePiece(us, kPawn);
-        }
-        if (nifu) continue;
+        if (PawnOnFile(pos, us, FileOf(to))) continue;  // nifu
       }
       moves.push_back(Move::Drop(pt, to));
     }
@@ -256,11 +260,7 @@ inline int CountRepliesAsEstimated(const Position& pos, const MoveList& replies)
   if (pos.hand(us).Has(kPawn) && checkers.Any() && !checkers.MoreThanOne()) {
     for (Square to : Between(pos.king_square(us), checkers.Lsb())) {
       if (drop_squares.Test(to) || IsDeadSquare(us, kPawn, to)) continue;
-      bool nifu = false;
-      for (int rank = 0; rank < 9; ++rank) {
-        nifu |= pos.piece_on(MakeSquare(FileOf(to), rank)) == MakePiece(us, kPawn);
-      }
-      if (!nifu) drop_squares.Set(to);
+      if (!PawnOnFile(pos, us, FileOf(to))) drop_squares.Set(to);
     }
   }
   return moves + drop_squares.Count();
