@@ -290,8 +290,8 @@ std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int c
   return selected;
 }
 
-Verdict JudgeResult(const ordered_json& line) {
-  Verdict v;
+StatementCheck JudgeResult(const ordered_json& line) {
+  StatementCheck v;
   std::string result = StringField(line, "result");
   std::string expected = StringField(line, "expected");
   std::optional<int64_t> stated_length = IntField(line, "expected_length");
@@ -351,7 +351,7 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   j["moves"] = std::move(moves);
   if (ok && result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
   if (!ok) j["error"] = std::string(position.status().message());
-  Verdict v = JudgeResult(j);
+  StatementCheck v = JudgeResult(j);
   if (v.match) j["match"] = *v.match;
   return j;
 }

@@ -63,7 +63,7 @@ absl::Status ParseShard(const std::string& text, int* index, int* count);
 std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count);
 
 // How a result line compares with its problem's statement.
-struct Verdict {
+struct StatementCheck {
   std::optional<bool> match;  // null when nothing was stated
   // A definite answer contradicting the statement: a mate of another proven length, a mate
   // shorter than stated (proven or not), no mate where a mate was stated, a mate where none was
@@ -71,7 +71,7 @@ struct Verdict {
   // a contradiction (the search ran out before shortening it); unknown and error never are.
   bool wrong = false;
 };
-Verdict JudgeResult(const nlohmann::ordered_json& line);
+StatementCheck JudgeResult(const nlohmann::ordered_json& line);
 
 // The result line for one problem; `position` is the parsed problem position (an error makes
 // an "error" line), `result` the solver's answer (ignored for an error line).
