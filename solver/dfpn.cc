@@ -800,6 +800,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       int quarters = depth == kInfiniteDepth ? 1 : 3;
       child_thpn = std::min(thpn, SecondBestThreshold(second, quarters));
       child_thdn = ChildThreshold(thdn, dn, c.result.dn);
+      if (depth <= settle_or_plies_) child_thpn = child_thdn = kInfinitePnDn;
     } else if (hypothetical_squares.None()) {
       const Child& c = children[best];
       child_thdn = std::min(thdn, SecondBestThreshold(second));

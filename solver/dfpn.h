@@ -65,6 +65,11 @@ class DfpnSearch {
   NodeResult Peek(const Position& pos, int depth, bool or_node) const;
 
   int64_t nodes() const { return nodes_; }
+
+  // For depth-limited searches that mostly end in a disproof: an OR node with at most `plies`
+  // plies left searches a check it picks until that check is settled (0: never). Such a node
+  // is disproven only once every check is, so switching between its checks is wasted there.
+  void set_settle_or_plies(int plies) { settle_or_plies_ = plies; }
   LimitReason limit_reason() const { return limit_; }
   bool limit_reached() const { return limit_ != LimitReason::kNone; }
 
@@ -156,6 +161,7 @@ class DfpnSearch {
   void PushSegment(int ply, uint64_t key, bool after_null);
   std::vector<std::vector<Child>> child_pool_;  // per-ply scratch
   int ply_ = 0;
+  int settle_or_plies_ = 0;
 };
 
 // Thresholds (exposed for tests). They go up to one above the cap of ordinary values: a child

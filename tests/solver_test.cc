@@ -752,6 +752,57 @@ const Problem* FindProblem(const std::vector<Problem>& problems, const std::stri
   return nullptr;
 }
 
+// Settling OR nodes near the depth limit (as the exact passes do) changes the order of the
+// search, never its answers: mates within L and L - 2 plies of practical problems (game rules,
+// where the exhaustive oracle confirms them) and of the short Zuko problems (tsume rules).
+TEST(DfpnTest, SettledOrNodesGiveTheSameAnswers) {
+  std::vector<Problem> problems = ReadPractical("mate7.txt", kSanitized ? 3 : 12);
+  if (problems.empty()) GTEST_SKIP() << "the practical problems are absent";
+  auto answer = [](Position pos, Rules rules, int depth, int settle_plies) {
+    TranspositionTable tt(16);
+    SearchLimits limits;
+    limits.max_nodes = 20'000'000;
+    DfpnSearch search(tt, rules, limits);
+    search.set_settle_or_plies(settle_plies);
+    NodeResult r = search.Run(pos, depth, true, 0);
+    return r.proven() ? 1 : r.disproven() ? 0 : -1;
+  };
+  int compared = 0;
+  for (const Problem& p : problems) {
+    SCOPED_TRACE(p.sfen);
+    Position root = MustParse(p.sfen);
+    for (int depth : {5, 7}) {
+      int plain = answer(root, Rules::kGame, depth, 0);
+      ASSERT_NE(plain, -1);
+      EXPECT_EQ(answer(root, Rules::kGame, depth, 5), plain);
+      BruteForceMate oracle(kSanitized ? 300000 : 3000000);
+      Position pos = root;
+      BruteForceMate::Answer truth = oracle.MateWithin(pos, depth);
+      if (truth != BruteForceMate::kGaveUp) {
+        EXPECT_EQ(plain, int(truth));
+      }
+      ++compared;
+    }
+  }
+  std::vector<Problem> zukou = ReadProblems(kZukouPath);
+  if (zukou.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  for (const char* id : {"zukou-002", "zukou-005", "zukou-012"}) {
+    SCOPED_TRACE(id);
+    const Problem* problem = FindProblem(zukou, id);
+    ASSERT_NE(problem, nullptr);
+    Position root = MustParse(problem->sfen);
+    SolveResult r = Solver(SolveOptions{}).Solve(root);
+    ASSERT_EQ(r.status, SolveStatus::kMate);
+    for (int depth : {r.length - 2, r.length}) {
+      int plain = answer(root, Rules::kTsume, depth, 0);
+      EXPECT_EQ(plain, depth == r.length ? 1 : 0);
+      EXPECT_EQ(answer(root, Rules::kTsume, depth, 5), plain);
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 2 * (int(problems.size()) + 3));
+}
+
 TEST(ZukouTest, ShortClassicsSolveWithTheirStatedLength) {
   std::vector<Problem> problems = ReadProblems(kZukouPath);
   if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
