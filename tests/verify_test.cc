@@ -272,6 +272,40 @@ TEST(VerifyTest, SameLengthDefencesAreNotesAndUselessDropsAreLeftOut) {
   EXPECT_GT(useless_seen, 0);
 }
 
+// The verdict comes first: the 余詰 checks along the whole line run before the 変同 ones
+// (information), so limits that run out leave the information short, not the verdict. With
+// the fewest nodes that still give the full verdict, the 変同 notes before the last attacker
+// move (ply 4 of 7) are not there yet. (Those at ply 6, mated at once, cost no nodes.)
+TEST(VerifyTest, LimitsCutTheInformationShortBeforeTheVerdict) {
+  Position start = FromSfen(kVariations);
+  Solver unlimited(TestOptions());
+  VerifyReport full = VerifyProblem(unlimited, start, 7, {});
+  ASSERT_EQ(full.verdict, Verdict::kSound);
+  bool early_note = false;
+  for (const Flaw& f : full.notes) {
+    early_note |= f.kind == FlawKind::kSameLengthVariation && f.ply < 5;
+  }
+  ASSERT_TRUE(early_note);
+  auto verify_within = [&](int64_t limit) {
+    Solver solver(TestOptions(limit));
+    return VerifyProblem(solver, start, 7, {});
+  };
+  // The verdict is known from some node count on: the searches run the same way up to a limit.
+  int64_t unknown_below = 1, sound_from = full.nodes;
+  while (sound_from - unknown_below > 1) {
+    int64_t mid = (unknown_below + sound_from) / 2;
+    Verdict v = verify_within(mid).verdict;
+    ASSERT_TRUE(v == Verdict::kSound || v == Verdict::kUnknown) << ToString(v);
+    (v == Verdict::kSound ? sound_from : unknown_below) = mid;
+  }
+  VerifyReport first = verify_within(sound_from);
+  EXPECT_EQ(first.verdict, Verdict::kSound);
+  EXPECT_FALSE(first.variations_complete);
+  for (const Flaw& f : first.notes) {
+    EXPECT_FALSE(f.kind == FlawKind::kSameLengthVariation && f.ply < 5) << f.detail;
+  }
+}
+
 TEST(VerifyTest, NodesAndTimeCoverTheWholeVerification) {
   Position start = FromSfen(kVariations);
   Solver solver(TestOptions());
