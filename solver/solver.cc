@@ -217,7 +217,18 @@ class SolveRun {
           exact = true;
           break;
         }
-        NodeResult shorter = MostlyDisprovingRun(root, length - 2, true, 0);
+        // While the mate in hand has no line yet (reading one out ran out of nodes), the pass
+        // runs in slices, and each slice is followed by another try with four times the
+        // nodes: a mate with its line, not a bare length, is what the limits should leave
+        // (zukou-021's first mate, 25 plies, takes about a million nodes to read out, and its
+        // pass then runs out of time).
+        NodeResult shorter;
+        for (int64_t slice = search_.nodes(), line_budget = budget;; slice *= 2) {
+          shorter = MostlyDisprovingRun(root, length - 2, true, 0, found ? 0 : slice);
+          if (found || shorter.proven() || shorter.disproven() || search_.limit_reached()) break;
+          line_budget *= 4;
+          found = ProofLine(root, length, line_budget);
+        }
         if (shorter.proven()) {
           length = shorter.length;
           best_length_ = length;
@@ -555,9 +566,11 @@ class SolveRun {
 
   // A depth-limited search expected to end mostly in disproofs: OR nodes near the limit settle
   // each check they pick.
-  NodeResult MostlyDisprovingRun(Position& pos, int depth, bool or_node, uint64_t path_key) {
+  // `budget` > 0: give up after that many nodes (unknown, not a limit).
+  NodeResult MostlyDisprovingRun(Position& pos, int depth, bool or_node, uint64_t path_key,
+                                 int64_t budget = 0) {
     search_.set_settle_or_plies(kExactPassSettlePlies);
-    NodeResult r = search_.Run(pos, depth, or_node, path_key);
+    NodeResult r = search_.Run(pos, depth, or_node, path_key, budget);
     search_.set_settle_or_plies(0);
     return r;
   }
