@@ -162,12 +162,11 @@ class SolveRun {
             bool whole = ExtractLine(root, shallow.length, true, 0, line);
             lower_bound_known_ = false;
             if (whole) return MateWithLine(line, true);
-            // The limits ran out while extracting: the mate without its full line.
+            // The limits ran out while extracting: the mate without a line (the part read
+            // out ends before the mate, and would pass for one).
             result.status = SolveStatus::kMate;
             result.length = shallow.length;
             result.length_exact = true;
-            result.moves = line;
-            result.uncounted = uncounted_;
             result.limit = search_.limit_reason();
             return Finish(result);
           }
@@ -258,11 +257,10 @@ class SolveRun {
       return Finish(result);
     }
     if (search_.limit_reached()) {
-      // The limits ran out while extracting: report the mate without a full line.
+      // The limits ran out while extracting: the mate without a line, as above.
       result.status = SolveStatus::kMate;
       result.length = length;
       result.length_exact = exact;
-      result.moves = line;
       result.limit = search_.limit_reason();
       return Finish(result);
     }

@@ -54,8 +54,9 @@ const char* ToString(LimitReason r);  // "", "nodes", "time", "stopped"
 struct SolveResult {
   SolveStatus status = SolveStatus::kUnknown;
   LimitReason limit = LimitReason::kNone;  // why the search stopped early, if it did
-  // The main line (attacker first) when kMate. Under tsume rules it may contain a useless drop
-  // and its capture, which are shown (so the line replays legally) but not counted.
+  // The main line (attacker first) when kMate; empty when the limits ran out before any line
+  // was read out. Under tsume rules it may contain a useless drop and its capture, which are
+  // shown (so the line replays legally) but not counted.
   std::vector<Move> moves;
   std::vector<int> uncounted;  // indices in `moves` of those uncounted plies
   // The mate length under the rules. When a limit cut the exact passes short (limit set,

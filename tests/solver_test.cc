@@ -1095,6 +1095,34 @@ TEST(LimitsTest, MateSlowToReadOutStillGetsItsLineWhenThePassesRunOut) {
   ExpectProofLine(root, r);
 }
 
+TEST(LimitsTest, MateWhoseLineTheLimitsCutShortComesWithoutALine) {
+  // Practical mate 11 (mate11.txt line 222): exact within a thousand nodes or so, its line read
+  // out a little later. A limit in between leaves the mate without a line: the part read out
+  // would end before the mate. Whatever the limit, a line given is a whole mating line.
+  Position root =
+      MustParse("lnRgk1snl/3pp2b1/p4+N1gp/1p4p2/2PP3p1/2p2PP2/PP6P/2+bS1S1R1/L3K2NL b GPgs2p 69");
+  int without_line = 0;
+  for (int64_t limit = 200; limit <= 3000; limit += 100) {
+    SCOPED_TRACE(limit);
+    Solver solver(Options(Rules::kGame, limit));
+    SolveResult r = solver.Solve(root);
+    if (r.status != SolveStatus::kMate) continue;
+    if (r.moves.empty()) {
+      ++without_line;
+      EXPECT_NE(r.limit, LimitReason::kNone);
+      continue;
+    }
+    Position pos = root;
+    for (Move m : r.moves) {
+      ASSERT_TRUE(pos.IsFullyLegal(m)) << Describe(r);
+      pos.DoMove(m);
+    }
+    EXPECT_TRUE(IsCheckmate(pos)) << Describe(r);
+  }
+  // Some limit falls between the proof and the end of its line (else this tests nothing).
+  EXPECT_GT(without_line, 0);
+}
+
 TEST(LimitsTest, ProgressIsReported) {
   // mog's longest-defence row: some 30,000 nodes under game rules.
   Position root = MustParse("9/9/6B2/6p2/5n1l1/5p1k1/9/5S+B2/9 b RPr4g3s3n3l15p 1");

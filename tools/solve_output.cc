@@ -29,6 +29,11 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
     case SolveStatus::kMate:
       absl::StrAppend(&out, "mate in ", result.length,
                       result.length_exact ? "" : " (not proven shortest)", "\n");
+      if (result.moves.empty()) {
+        absl::StrAppend(&out, "  (the ", ToString(result.limit),
+                        " limit was reached before the line was read out)\n");
+        break;
+      }
       absl::StrAppend(&out, "  ", LineToJapanese(pos, result.moves), "\n");
       absl::StrAppend(&out, "  ", absl::StrJoin(UsiMoves(result), " "), "\n");
       break;
