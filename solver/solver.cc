@@ -217,16 +217,15 @@ class SolveRun {
           break;
         }
         // While the mate in hand has no line yet (reading one out ran out of nodes), the pass
-        // runs in slices, and each slice is followed by another try with four times the
-        // nodes: a mate with its line, not a bare length, is what the limits should leave
-        // (zukou-021's first mate, 25 plies, takes about a million nodes to read out, and its
-        // pass then runs out of time).
+        // runs in slices, each twice the last, and after each another try reads the line out
+        // with up to half its nodes: a mate with its line, not a bare length, is what the
+        // limits should leave (zukou-021's first mate, 25 plies, takes about a million nodes
+        // to read out, and its pass then runs out of time).
         NodeResult shorter;
-        for (int64_t slice = search_.nodes(), line_budget = budget;; slice *= 2) {
+        for (int64_t slice = search_.nodes();; slice *= 2) {
           shorter = MostlyDisprovingRun(root, length - 2, true, 0, found ? 0 : slice);
           if (found || shorter.proven() || shorter.disproven() || search_.limit_reached()) break;
-          line_budget *= 4;
-          found = ProofLine(root, length, line_budget);
+          found = ProofLine(root, length, std::max(budget, slice / 2));
         }
         if (shorter.proven()) {
           length = shorter.length;
