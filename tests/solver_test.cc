@@ -1049,9 +1049,18 @@ TEST(LimitsTest, FirstMateModeReportsAnUpperBound) {
   }
 }
 
-// The line of a proof cut short by a limit: legal, every attacker move a check, ending in
-// mate (tsume rules), no longer than the bound.
-void ExpectProofLine(const Position& root, const SolveResult& r) {
+// Solved under tsume rules with `max_nodes`, which stop the proof of the shortest mate: a mate
+// of at least `shortest` plies, not proven shortest, with the line of its proof: legal, every
+// attacker move a check, ending in mate, no longer than the bound.
+void ExpectMateWithItsLineUnderNodeLimit(const char* sfen, int64_t max_nodes, int shortest) {
+  Position root = MustParse(sfen);
+  Solver solver(Options(Rules::kTsume, max_nodes));
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  EXPECT_EQ(r.limit, LimitReason::kNodes);
+  EXPECT_FALSE(r.length_exact);
+  EXPECT_GE(r.length, shortest);
+  ASSERT_FALSE(r.moves.empty()) << Describe(r);
   Position pos = root;
   for (size_t i = 0; i < r.moves.size(); ++i) {
     ASSERT_TRUE(pos.IsFullyLegal(r.moves[i])) << i << ": " << Describe(r);
@@ -1069,30 +1078,16 @@ void ExpectProofLine(const Position& root, const SolveResult& r) {
 TEST(LimitsTest, LimitInTheExactPassesStillGivesTheMateFoundWithItsLine) {
   // Zuko 13 (23 plies here): the first mate comes within a few thousand nodes, proving that none
   // is shorter takes millions. A limit in between must not lose the mate or its line.
-  Position root = MustParse("2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1");
-  Solver solver(Options(Rules::kTsume, 400000));
-  SolveResult r = solver.Solve(root);
-  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
-  EXPECT_EQ(r.limit, LimitReason::kNodes);
-  EXPECT_FALSE(r.length_exact);
-  EXPECT_GE(r.length, 23);
-  ExpectProofLine(root, r);
+  ExpectMateWithItsLineUnderNodeLimit("2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1",
+                                      400000, 23);
 }
 
 TEST(LimitsTest, MateSlowToReadOutStillGetsItsLineWhenThePassesRunOut) {
   // zukou-021 (21 plies): the first mate (25 plies) is found within a few hundred thousand
   // nodes but takes about a million more to read out; the pass that would prove a shorter one
   // takes tens of millions. A node limit in between must leave the mate with a line.
-  Position root =
-      MustParse("3l+R4/1l1g5/2k1n4/1p+p2s3/4+r+B3/1G1s+p4/9/2N2+p3/9 b BGS2NPgs2l13p 1");
-  Solver solver(Options(Rules::kTsume, 3000000));
-  SolveResult r = solver.Solve(root);
-  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
-  EXPECT_EQ(r.limit, LimitReason::kNodes);
-  EXPECT_FALSE(r.length_exact);
-  EXPECT_GE(r.length, 21);
-  ASSERT_FALSE(r.moves.empty()) << Describe(r);
-  ExpectProofLine(root, r);
+  ExpectMateWithItsLineUnderNodeLimit(
+      "3l+R4/1l1g5/2k1n4/1p+p2s3/4+r+B3/1G1s+p4/9/2N2+p3/9 b BGS2NPgs2l13p 1", 3000000, 21);
 }
 
 TEST(LimitsTest, MateWhoseLineTheLimitsCutShortComesWithoutALine) {
