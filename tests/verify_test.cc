@@ -522,6 +522,25 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   EXPECT_TRUE(j["variations_complete"].get<bool>());
 }
 
+TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
+  // Zuko 13 (23 plies here): its first mate comes within a few thousand nodes, the proof that
+  // none is shorter takes millions.
+  const char* sfen = "2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1";
+  std::ostringstream out, err, json_out, json_err;
+  ASSERT_EQ(RunVerify({"--nodes", "400000", sfen}, out, err), kExitOk) << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("unknown  mate in at most "), std::string::npos) << text;
+  EXPECT_NE(text.find("(the nodes limit stopped the solve before the mate was proven shortest)"),
+            std::string::npos)
+      << text;
+  ASSERT_EQ(RunVerify({"--json", "--nodes", "400000", sfen}, json_out, json_err), kExitOk)
+      << json_err.str();
+  nlohmann::json j = nlohmann::json::parse(json_out.str());
+  EXPECT_EQ(j["verdict"], "unknown");
+  EXPECT_GE(j["length"].get<int>(), 23);
+  EXPECT_FALSE(j["length_exact"].get<bool>());
+}
+
 TEST(VerifyCommandTest, HumanOutputShowsNotesApartFromFlaws) {
   std::ostringstream out, err;
   ASSERT_EQ(RunVerify({kRealAlternative}, out, err), kExitOk) << err.str();

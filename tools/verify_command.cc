@@ -121,6 +121,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["sfen"] = start.Sfen();
       j["verdict"] = ToString(report.verdict);
       j["length"] = report.length;
+      // False when the limits stopped the solve before the mate was proven shortest: the
+      // length is then only a bound.
+      j["length_exact"] = report.length > 0 && solution.length_exact;
       j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
                                                    : nlohmann::json(nullptr);
       j["moves"] = Usi(report.main_line);
@@ -138,9 +141,18 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << j.dump() << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
-      if (report.length > 0) out << "  mate in " << report.length;
+      if (report.length > 0) {
+        out << "  mate in " << (solution.length_exact ? "" : "at most ") << report.length;
+      }
       if (problem.expected_length) out << " (stated " << *problem.expected_length << ")";
       out << "\n";
+      if (solution.limit != LimitReason::kNone) {
+        const char* before = solution.status != SolveStatus::kMate ? ""
+                             : solution.length_exact               ? " before its line was read out"
+                                                     : " before the mate was proven shortest";
+        out << "  (the " << ToString(solution.limit) << " limit stopped the solve" << before
+            << ")\n";
+      }
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
       if (!intended_error.empty()) out << "  " << intended_error << "\n";
       for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, f, "", out);
