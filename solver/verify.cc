@@ -599,6 +599,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // run out, cut the information short before the verdict (zukou-053's 変同 at ply 2 alone
   // took 14M nodes).
   int unclassified = 0;  // 余詰 that may be 手順前後: alone they leave the verdict unknown
+  size_t flaws_before = report.flaws.size(), notes_before = report.notes.size();
   Position end = walk_main_line([&](Position& pos, int i, int remaining) {
     if (pos.side_to_move() == attacker && remaining > 1) {
       unclassified +=
@@ -612,6 +613,11 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                               shorter_defences);
     }
   });
+  // The walks' findings in the order of the line, as one walk would have found them (each
+  // ply has findings of one walk only).
+  auto by_ply = [](const Flaw& a, const Flaw& b) { return a.ply < b.ply; };
+  std::stable_sort(report.flaws.begin() + flaws_before, report.flaws.end(), by_ply);
+  std::stable_sort(report.notes.begin() + notes_before, report.notes.end(), by_ply);
   // 駒余り: pieces left in the attacker's hand at the end.
   Hand left = end.hand(attacker);
   if (!left.Empty()) {
