@@ -295,9 +295,9 @@ TEST(ZukouTableSizeTest, Zukou098SameAnswerWithEveryTableSize) {
   }
 }
 
-// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 84 s
-// with a 1 GB table (88 s as this test, measured before the settled exact passes); the limit is
-// ten times the slow limit (600 s by default).
+// Microcosmos (1525 plies): exact length and a whole line that replays to mate. Measured: 82 s
+// with a 1 GB table (75 s as this test); the limit is ten times the slow limit (600 s by
+// default).
 TEST(MicrocosmosTest, SolvedExactlyWithTheWholeLine) {
   std::vector<Problem> problems = ReadProblems(kMicrocosmosPath);
   if (problems.empty()) GTEST_SKIP() << kMicrocosmosPath << " is absent";
