@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <new>
 
 namespace tsume {
@@ -39,6 +40,46 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   if (bytes_ >= kHugePageMinBytes) madvise(memory, bytes_, MADV_HUGEPAGE);
   base_ = 1;
   current_ = 1;
+  ResetActive();
+}
+
+void TranspositionTable::ResetActive() {
+  active_buckets_ = std::clamp<uint64_t>(kInitialActiveBytes / sizeof(TTBucket), 1, buckets_);
+  used_ = 0;
+  grow_at_ = active_buckets_ == buckets_ ? std::numeric_limits<int64_t>::max()
+                                         : active_capacity() / 2;
+}
+
+void TranspositionTable::Grow() {
+  uint64_t old_buckets = active_buckets_;
+  active_buckets_ = std::min(buckets_, old_buckets * 4);
+  grow_at_ = active_buckets_ == buckets_ ? std::numeric_limits<int64_t>::max()
+                                         : active_capacity() / 2;
+  // A bucket's entries move to buckets at or after its own index (the index scales with the
+  // bucket count), and only its neighbour's may land there too: going from the last bucket
+  // down, every bucket written to has been emptied already or lies beyond the old part.
+  used_ = 0;
+  for (uint64_t b = old_buckets; b-- > 0;) {
+    TTBucket moving = buckets_array_[b];
+    for (uint64_t& tag : buckets_array_[b].tags) tag = 0;
+    for (int i = 0; i < TTBucket::kSize; ++i) {
+      if (moving.Empty(i) || !(Valid(moving.entries[i]) || OtherSet(moving.entries[i]))) continue;
+      uint64_t tag = moving.tags[i];
+      TTBucket& to = BucketFor(tag);
+      // A free slot, else (only where two buckets' entries meet) the one that cost least.
+      int slot = -1;
+      for (int j = 0; j < TTBucket::kSize; ++j) {
+        if (to.Empty(j) || !(Valid(to.entries[j]) || OtherSet(to.entries[j]))) {
+          slot = j;
+          break;
+        }
+        if (slot < 0 || to.Amount(j) < to.Amount(slot)) slot = j;
+      }
+      if (to.Empty(slot) || !(Valid(to.entries[slot]) || OtherSet(to.entries[slot]))) ++used_;
+      to.tags[slot] = tag;
+      to.entries[slot] = moving.entries[i];
+    }
+  }
 }
 
 TranspositionTable::~TranspositionTable() { munmap(buckets_array_, bytes_); }
@@ -53,6 +94,7 @@ void TranspositionTable::Clear() {
     base_ += 2;
   }
   current_ = base_;
+  ResetActive();
 }
 
 TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
@@ -100,6 +142,7 @@ TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand han
       victim_rank = rank;
     }
   }
+  if (victim_rank == 0) ++used_;
   bucket.tags[victim] = (board_key & ~TTBucket::kAmountMask) | amount;
   TTEntry& e = bucket.entries[victim];
   e = TTEntry{};
@@ -110,12 +153,14 @@ TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand han
 
 void TranspositionTable::StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
                                       uint32_t amount) {
+  GrowIfHalfFull();
   TTEntry* e = Slot(BucketFor(board_key), board_key, hand, AmountScale(amount));
   e->pn = pn;
   e->dn = dn;
 }
 
 void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length, uint32_t amount) {
+  GrowIfHalfFull();
   TTBucket& bucket = BucketFor(board_key);
   uint8_t scaled = AmountScale(amount);
   for (int i = 0; i < TTBucket::kSize; ++i) {
@@ -133,6 +178,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
     if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
       scaled = std::max(scaled, bucket.Amount(i));
       bucket.tags[i] = 0;
+      --used_;
     }
   }
   TTEntry* e = Slot(bucket, board_key, pieces, scaled);
@@ -143,6 +189,7 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
 
 void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int depth,
                                         uint32_t amount) {
+  GrowIfHalfFull();
   TTBucket& bucket = BucketFor(board_key);
   uint8_t scaled = AmountScale(amount);
   for (int i = 0; i < TTBucket::kSize; ++i) {
@@ -159,6 +206,7 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
     if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
       scaled = std::max(scaled, bucket.Amount(i));
       bucket.tags[i] = 0;
+      --used_;
     }
   }
   TTEntry* e = Slot(bucket, board_key, pieces, scaled);
@@ -168,7 +216,8 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
 }
 
 double TranspositionTable::Fill() const {
-  uint64_t sample = std::min<uint64_t>(buckets_, 1024);
+  // Buckets past the active ones hold nothing of the present search.
+  uint64_t sample = std::min<uint64_t>(active_buckets_, 1024);
   uint64_t used = 0;
   for (uint64_t b = 0; b < sample; ++b) {
     const TTBucket& bucket = buckets_array_[b];
@@ -176,7 +225,8 @@ double TranspositionTable::Fill() const {
       used += !bucket.Empty(i) && Valid(bucket.entries[i]);
     }
   }
-  return double(used) / double(sample * TTBucket::kSize);
+  return double(used) / double(sample * TTBucket::kSize) * double(active_buckets_) /
+         double(buckets_);
 }
 
 }  // namespace tsume

@@ -3,9 +3,11 @@
 // pieces P proves the same board with any attacker hand holding P; a disproof stored with
 // disproof pieces D disproves it for any hand that D holds.
 //
-// Memory is fixed at construction: an array of 192-byte buckets. When a bucket is full the
-// entry that cost least to compute is replaced, so a full table makes the search slower, never
-// wrong.
+// Memory is reserved at construction: an array of 192-byte buckets. A search starts on a small
+// part of it and spreads over four times as many buckets whenever half its slots are in use,
+// up to the whole: a short search touches (and the system zeroes) only the little memory it
+// needs. When a bucket is full the entry that cost least to compute is replaced, so a full
+// table makes the search slower, never wrong.
 #ifndef TSUME_SOLVER_TT_H_
 #define TSUME_SOLVER_TT_H_
 
@@ -101,17 +103,26 @@ class TranspositionTable {
   // Disproof with disproof pieces, valid for mates within `depth` plies.
   void StoreDisproven(uint64_t board_key, Hand disproof_pieces, int depth, uint32_t amount);
 
-  // Fraction of slots in use, estimated from a sample.
+  // Fraction of all the slots in use, estimated from a sample.
   double Fill() const;
   int64_t capacity() const { return int64_t(buckets_) * TTBucket::kSize; }
+  // Slots of the part of the table in use now (all of it once grown).
+  int64_t active_capacity() const { return int64_t(active_buckets_) * TTBucket::kSize; }
   // Which bucket holds `board_key` (exposed for tests): the key's high bits scaled to the
-  // bucket count, which need not be a power of two, so the whole budget is used.
+  // active bucket count, which need not be a power of two, so the whole budget is used.
   uint64_t BucketIndex(uint64_t board_key) const {
-    return uint64_t((unsigned __int128)board_key * buckets_ >> 64);
+    return uint64_t((unsigned __int128)board_key * active_buckets_ >> 64);
   }
 
  private:
   TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
+  // Spreads the entries over four times as many buckets (at most all of them) when half the
+  // active slots are in use. Called before a store, never while a bucket is held.
+  void GrowIfHalfFull() {
+    if (used_ >= grow_at_) Grow();
+  }
+  void Grow();
+  void ResetActive();
   // The slot for an unknown result of exactly (board, hand), or the one to replace; its tag
   // is set to the board with at least `amount` (scaled).
   TTEntry* Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount);
@@ -124,6 +135,12 @@ class TranspositionTable {
   TTBucket* buckets_array_ = nullptr;
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
+  // The first active_buckets_ buckets hold the entries; used_ counts the slots filled since
+  // (an estimate: it ignores entries that went stale); at grow_at_ the table grows.
+  static constexpr uint64_t kInitialActiveBytes = uint64_t(1) << 20;
+  uint64_t active_buckets_ = 0;
+  int64_t used_ = 0;
+  int64_t grow_at_ = 0;
   // Entries carry the generation they were stored in: base_ or base_ + 1 (the unknown set
   // in use). Each clear moves base_ on by two, so older entries read as empty.
   uint16_t base_ = 1;

@@ -61,8 +61,8 @@ TEST(TranspositionTableTest, KeysDifferingOnlyInTheLowByteAreOneBoard) {
 }
 
 TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
-  TranspositionTable tt(3);
-  const uint64_t buckets = uint64_t(tt.capacity()) / TTBucket::kSize;
+  TranspositionTable tt(1);
+  const uint64_t buckets = uint64_t(tt.active_capacity()) / TTBucket::kSize;
   std::mt19937_64 rng(7);
   std::vector<int> hits(buckets);
   for (uint64_t i = 0; i < 64 * buckets; ++i) {
@@ -73,6 +73,41 @@ TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
   // 64 per bucket on average: none empty, none far above.
   EXPECT_GT(*std::min_element(hits.begin(), hits.end()), 16);
   EXPECT_LT(*std::max_element(hits.begin(), hits.end()), 160);
+}
+
+TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) {
+  TranspositionTable tt(16);
+  const int64_t initial = tt.active_capacity();
+  ASSERT_LT(initial, tt.capacity());
+  // Proofs for random boards, at most eight to a bucket of the starting part (so none is
+  // replaced), until the table grows.
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> keys;
+  std::vector<int> per_bucket(initial / TTBucket::kSize);
+  while (tt.active_capacity() == initial) {
+    uint64_t key = rng() & ~TTBucket::kAmountMask;
+    uint64_t b = uint64_t((unsigned __int128)key * per_bucket.size() >> 64);
+    if (per_bucket[b] == TTBucket::kSize) continue;
+    ++per_bucket[b];
+    keys.push_back(key);
+    tt.StoreProven(key, Hand(), int(keys.size() % 50) + 1, 1);
+    ASSERT_LT(keys.size(), size_t(tt.capacity()));
+  }
+  // It grew by four when half of the part in use was full, not before.
+  EXPECT_EQ(int64_t(keys.size()), initial / 2 + 1);
+  EXPECT_EQ(tt.active_capacity(), 4 * initial);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    TTProbe p = tt.Probe(keys[i], Hand(), 100);
+    ASSERT_TRUE(p.found && p.pn == 0) << i;
+    EXPECT_EQ(p.length, int(i + 1) % 50 + 1) << i;
+  }
+  EXPECT_FALSE(tt.Probe(rng(), Hand(), 100).found);
+  // The fill is of the whole budget.
+  EXPECT_NEAR(tt.Fill(), double(keys.size()) / double(tt.capacity()), 0.02);
+  tt.Clear();
+  EXPECT_EQ(tt.active_capacity(), initial);
+  EXPECT_EQ(tt.Fill(), 0.0);
+  EXPECT_FALSE(tt.Probe(keys[0], Hand(), 100).found);
 }
 
 TEST(TranspositionTableTest, ProofAppliesToHandsHoldingTheProofPieces) {
