@@ -43,18 +43,20 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   ResetActive();
 }
 
+void TranspositionTable::SetActive(uint64_t buckets) {
+  active_buckets_ = std::clamp<uint64_t>(buckets, 1, buckets_);
+  grow_at_ =
+      active_buckets_ < buckets_ ? active_capacity() / 2 : std::numeric_limits<int64_t>::max();
+}
+
 void TranspositionTable::ResetActive() {
-  active_buckets_ = std::clamp<uint64_t>(kInitialActiveBytes / sizeof(TTBucket), 1, buckets_);
+  SetActive(kInitialActiveBytes / sizeof(TTBucket));
   used_ = 0;
-  grow_at_ = active_buckets_ == buckets_ ? std::numeric_limits<int64_t>::max()
-                                         : active_capacity() / 2;
 }
 
 void TranspositionTable::Grow() {
   uint64_t old_buckets = active_buckets_;
-  active_buckets_ = std::min(buckets_, old_buckets * 4);
-  grow_at_ = active_buckets_ == buckets_ ? std::numeric_limits<int64_t>::max()
-                                         : active_capacity() / 2;
+  SetActive(old_buckets * 4);
   // A bucket's entries move to buckets at or after its own index (the index scales with the
   // bucket count), and only its neighbour's may land there too: going from the last bucket
   // down, every bucket written to has been emptied already or lies beyond the old part.

@@ -122,6 +122,7 @@ class TranspositionTable {
     if (used_ >= grow_at_) Grow();
   }
   void Grow();
+  void SetActive(uint64_t buckets);
   void ResetActive();
   // The slot for an unknown result of exactly (board, hand), or the one to replace; its tag
   // is set to the board with at least `amount` (scaled).
