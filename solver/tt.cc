@@ -56,7 +56,12 @@ void TranspositionTable::ResetActive() {
 
 void TranspositionTable::Grow() {
   uint64_t old_buckets = active_buckets_;
-  SetActive(old_buckets * 4);
+  // One step of sixteen rather than four: Zuko at 3M nodes each took 122.4 s with steps of
+  // four from 1 MB, 121.1 s with this, and 118.8 s with the whole table from the start (the
+  // same memory, already touched by the problems before). No small last step: it would move
+  // the whole table to gain nothing.
+  uint64_t grown = old_buckets * 16;
+  SetActive(grown * 2 > buckets_ ? buckets_ : grown);
   // A bucket's entries move to buckets at or after its own index (the index scales with the
   // bucket count), and only its neighbour's may land there too: going from the last bucket
   // down, every bucket written to has been emptied already or lies beyond the old part.

@@ -3,9 +3,9 @@
 // pieces P proves the same board with any attacker hand holding P; a disproof stored with
 // disproof pieces D disproves it for any hand that D holds.
 //
-// Memory is reserved at construction: an array of 192-byte buckets. A search starts on a small
-// part of it and spreads over four times as many buckets whenever half its slots are in use,
-// up to the whole: a short search touches (and the system zeroes) only the little memory it
+// Memory is reserved at construction: an array of 192-byte buckets. A search starts on 16 MB
+// of it and spreads over sixteen times as many buckets whenever half its slots are in use, up
+// to the whole: a short search touches (and the system zeroes) only the little memory it
 // needs. When a bucket is full the entry that cost least to compute is replaced, so a full
 // table makes the search slower, never wrong.
 #ifndef TSUME_SOLVER_TT_H_
@@ -116,8 +116,8 @@ class TranspositionTable {
 
  private:
   TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
-  // Spreads the entries over four times as many buckets (at most all of them) when half the
-  // active slots are in use. Called before a store, never while a bucket is held.
+  // Spreads the entries over sixteen times as many buckets (all of them when that is more
+  // than half) when half the active slots are in use. Called before a store, never while a bucket is held.
   void GrowIfHalfFull() {
     if (used_ >= grow_at_) Grow();
   }
@@ -138,7 +138,7 @@ class TranspositionTable {
   uint64_t buckets_ = 0;
   // The first active_buckets_ buckets hold the entries; used_ counts the slots filled since
   // (an estimate: it ignores entries that went stale); at grow_at_ the table grows.
-  static constexpr uint64_t kInitialActiveBytes = uint64_t(1) << 20;
+  static constexpr uint64_t kInitialActiveBytes = uint64_t(16) << 20;
   uint64_t active_buckets_ = 0;
   int64_t used_ = 0;
   int64_t grow_at_ = 0;
