@@ -117,7 +117,8 @@ class TranspositionTable {
  private:
   TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
   // Spreads the entries over sixteen times as many buckets (all of them when that is more
-  // than half) when half the active slots are in use. Called before a store, never while a bucket is held.
+  // than half) when half the active slots are in use. Called before a store, never while a bucket
+  // is held.
   void GrowIfHalfFull() {
     if (used_ >= grow_at_) Grow();
   }
