@@ -137,8 +137,9 @@ class TranspositionTable {
   TTBucket* buckets_array_ = nullptr;
   size_t bytes_ = 0;
   uint64_t buckets_ = 0;
-  // The first active_buckets_ buckets hold the entries; used_ counts the slots filled since
-  // (an estimate: it ignores entries that went stale); at grow_at_ the table grows.
+  // The first active_buckets_ buckets hold the entries; used_ counts the slots filled since the
+  // last clear or growth (an estimate: it ignores entries that went stale); at grow_at_ the
+  // table grows.
   static constexpr uint64_t kInitialActiveBytes = uint64_t(16) << 20;
   uint64_t active_buckets_ = 0;
   int64_t used_ = 0;
@@ -157,6 +158,11 @@ class TranspositionTable {
   bool OtherSet(const TTEntry& e) const {
     return !Final(e) && e.generation != current_ &&
            (e.generation == base_ || e.generation == base_ + 1);
+  }
+  // Slot i holds an entry of the present contents, of either unknown set.
+  bool Live(const TTBucket& bucket, int i) const {
+    const TTEntry& e = bucket.entries[i];
+    return !bucket.Empty(i) && (Valid(e) || OtherSet(e));
   }
 };
 

@@ -86,7 +86,7 @@ TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) 
   std::vector<int> per_bucket(initial / TTBucket::kSize);
   while (tt.active_capacity() == initial) {
     uint64_t key = rng() & ~TTBucket::kAmountMask;
-    uint64_t b = uint64_t((unsigned __int128)key * per_bucket.size() >> 64);
+    uint64_t b = tt.BucketIndex(key);  // of the starting part: the table has not grown yet
     if (per_bucket[b] == TTBucket::kSize) continue;
     ++per_bucket[b];
     keys.push_back(key);
