@@ -534,6 +534,18 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   if (solution.status == SolveStatus::kNoMate) return finish(Verdict::kNotMate);
   if (solution.status != SolveStatus::kMate || !solution.length_exact ||
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
+    // The searches along the main line never ran.
+    report.alternatives_complete = report.variations_complete = report.side_mates_complete = false;
+    // The limits stopped the solve, but a mate proven within fewer plies than stated is 早詰
+    // whatever the exact length turns out to be.
+    if (solution.status == SolveStatus::kMate && stated_length &&
+        solution.length < *stated_length) {
+      report.flaws.push_back({FlawKind::kShorterMate, 0,
+                              absl::StrCat(solution.length_exact ? "mate in " : "mate in at most ",
+                                           solution.length, ", stated ", *stated_length),
+                              solution.moves});
+      return finish(Verdict::kFlawed);
+    }
     return finish(Verdict::kUnknown);
   }
   int length = solution.length;

@@ -18,7 +18,7 @@ namespace tsume {
 
 enum class FlawKind {
   kAlternativeMate,   // 余詰: another attacker move also mates within the remaining length
-  kShorterMate,       // 早詰: the exact length is shorter than stated
+  kShorterMate,       // 早詰: the exact length (or a proven bound of it) is shorter than stated
   kLongerThanStated,  // the defender can hold out longer than the stated length
   kPiecesLeft,        // 駒余り: the attacker holds pieces at the end of the main line
   kBadIntendedLine,   // the given line is not a correct solution line
@@ -57,14 +57,16 @@ struct VerifyReport {
   Verdict verdict = Verdict::kUnknown;
   SolveResult solution;         // the solver's exact solution under tsume rules
   std::vector<Move> main_line;  // the line the checks ran along (intended if correct)
-  // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none).
+  // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none);
+  // when the limits stopped the solve before the mate was proven shortest, its upper bound.
   int length = 0;
   std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
   // Information that leaves the verdict alone: kTransposition, kSameLengthVariation,
   // kLongerVariation and kVariationAlternativeMate.
   std::vector<Flaw> notes;
-  bool alternatives_complete = true;  // false when limits stopped the 余詰 search
-  bool variations_complete = true;    // false when limits stopped the 変同 search
+  // False when limits stopped these searches, or the solve before they could start.
+  bool alternatives_complete = true;  // the 余詰 search
+  bool variations_complete = true;    // the 変同 search
   // The 変化別詰 search runs last, on what the limits leave, so that it never costs the
   // verdict: false when they stopped it (some variations were not examined).
   bool side_mates_complete = true;

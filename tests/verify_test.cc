@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -35,6 +36,10 @@ constexpr char kRealAlternative[] = "7sk/5+R3/8G/6S1+P/6r2/9/9/9/9 b 2b3g2s4n4l1
 // of 5a (変同); drops on 4c, between the dragon on 4d and the king on 4b, last as long counted
 // naively but are useless (the dragon takes and mates sooner than the line through the drop).
 constexpr char kVariations[] = "9/6p2/6k2/8+R/9/9/5+B1+R1/9/9 b Gb3g4s4n4l17p 1";
+
+// Zuko 13 (23 plies here): its first mate comes within a few thousand nodes, the proof that
+// none is shorter takes millions.
+constexpr char kZuko13[] = "2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1";
 
 SolveOptions TestOptions(int64_t max_nodes = 0) {
   SolveOptions options;
@@ -317,8 +322,6 @@ TEST(VerifyTest, NodesAndTimeCoverTheWholeVerification) {
   EXPECT_EQ(report.nodes, solver.nodes());
 }
 
-// Under node limits that stop the verification part way, a sound problem is never called
-// flawed (an alternative not yet classified may be a 手順前後) and a flawed one never sound.
 // An intended line whose defence at some ply is not the longest: the flaw names a defence
 // that holds out longer, at that ply. The line is built from the solver's main line: the
 // defence at `ply` replaced by one after which the mate is shorter, then that mate.
@@ -478,6 +481,10 @@ TEST(VerifyTest, VariationsWithSeveralMatesAreNotes) {
   }
 }
 
+// Under node limits that stop the verification part way, a sound problem is never called
+// flawed (an alternative not yet classified may be a 手順前後) and a flawed one never sound.
+// The stated length is the exact one: a mate found before the exact length is proven is never
+// shorter, so it is never taken for 早詰.
 TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
   for (const char* sfen : {kSwap, kRealAlternative}) {
     SCOPED_TRACE(sfen);
@@ -485,17 +492,62 @@ TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
     Solver unlimited(TestOptions());
     VerifyReport full = VerifyProblem(unlimited, start, std::nullopt, {});
     ASSERT_TRUE(full.verdict == Verdict::kSound || full.verdict == Verdict::kFlawed);
+    ASSERT_TRUE(full.solution.length_exact);
     const int steps = TSUME_SANITIZED ? 6 : 24;
     for (int k = 0; k <= steps; ++k) {
       int64_t limit = 1 + full.nodes * k / steps;
       Solver solver(TestOptions(limit));
-      VerifyReport report = VerifyProblem(solver, start, std::nullopt, {});
+      VerifyReport report = VerifyProblem(solver, start, full.length, {});
       SCOPED_TRACE(limit);
       EXPECT_TRUE(report.verdict == full.verdict || report.verdict == Verdict::kUnknown)
           << ToString(report.verdict);
       if (report.verdict == Verdict::kSound) {
         EXPECT_TRUE(report.alternatives_complete);
       }
+    }
+  }
+}
+
+// A mate proven in fewer plies than stated is 早詰 even when the limits stop the solve before
+// the exact length is known.
+TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
+  Position start = FromSfen(kZuko13);
+  auto verify_within_limit = [&](std::optional<int> stated) {
+    Solver solver(TestOptions(400000));
+    return VerifyProblem(solver, start, stated, {});
+  };
+  VerifyReport unstated = verify_within_limit(std::nullopt);
+  ASSERT_EQ(unstated.verdict, Verdict::kUnknown);
+  ASSERT_EQ(unstated.solution.status, SolveStatus::kMate);
+  ASSERT_FALSE(unstated.solution.length_exact);
+  int bound = unstated.length;
+  ASSERT_GE(bound, 23);
+  EXPECT_FALSE(unstated.alternatives_complete);  // the 余詰 search never ran
+
+  // Stated as the bound: the exact length may still be shorter, or not.
+  VerifyReport as_bound = verify_within_limit(bound);
+  EXPECT_EQ(as_bound.verdict, Verdict::kUnknown);
+  EXPECT_TRUE(as_bound.flaws.empty());
+
+  VerifyReport longer = verify_within_limit(bound + 2);
+  ASSERT_EQ(longer.verdict, Verdict::kFlawed);
+  ASSERT_EQ(longer.flaws.size(), 1u);
+  const Flaw& f = longer.flaws[0];
+  EXPECT_EQ(f.kind, FlawKind::kShorterMate);
+  EXPECT_EQ(f.ply, 0);
+  EXPECT_NE(f.detail.find(absl::StrCat("at most ", bound, ", stated ", bound + 2)),
+            std::string::npos)
+      << f.detail;
+  // The proof's line: legal from the problem, the attacker checking at each of its moves,
+  // within the bound.
+  ASSERT_FALSE(f.line.empty());
+  EXPECT_LE(int(f.line.size()) - int(longer.solution.uncounted.size()), bound);
+  Position pos = start;
+  for (size_t i = 0; i < f.line.size(); ++i) {
+    ASSERT_TRUE(pos.IsFullyLegal(f.line[i])) << i << " " << ToUsi(f.line[i]);
+    pos.DoMove(f.line[i]);
+    if (i % 2 == 0) {
+      EXPECT_TRUE(pos.in_check()) << i << " " << ToUsi(f.line[i]);
     }
   }
 }
@@ -523,9 +575,7 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
 }
 
 TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
-  // Zuko 13 (23 plies here): its first mate comes within a few thousand nodes, the proof that
-  // none is shorter takes millions.
-  const char* sfen = "2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1";
+  const char* sfen = kZuko13;
   std::ostringstream out, err, json_out, json_err;
   ASSERT_EQ(RunVerify({"--nodes", "400000", sfen}, out, err), kExitOk) << err.str();
   std::string text = out.str();

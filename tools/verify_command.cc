@@ -157,9 +157,12 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       if (!intended_error.empty()) out << "  " << intended_error << "\n";
       for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, f, "", out);
       for (const Flaw& f : report.notes) PrintFlaw(start, report.main_line, f, "note: ", out);
-      if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
-      if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
-      if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
+      // Without a main line the searches along it never ran, as the solve's line above says.
+      if (!report.main_line.empty()) {
+        if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
+        if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
+        if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
+      }
       out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)\n",
                              report.nodes, absl::ToDoubleMilliseconds(report.elapsed),
                              solution.nodes, absl::ToDoubleMilliseconds(solution.elapsed));
