@@ -123,14 +123,24 @@ std::optional<std::pair<int, Move>> FindLongerDefence(Solver& solver, Position p
   return std::nullopt;
 }
 
+// How much of the intended line CheckIntendedLine examines.
+enum class LineCheck {
+  kFull,
+  // Defences that hold out longer than the line are left to the examination along the main
+  // line (the 変長 case).
+  kLongerDefencesAllowed,
+  // No search: legal moves, checks, an odd number of plies and, when that needs no search, a
+  // mate at the end (what can still be said once the limits have run out).
+  kMovesOnly,
+};
+
 // Checks the intended line: legal, every attacker move a check that keeps the mate within the
 // remaining length, every defence a longest one, and mate (under tsume rules) at the end.
-// Returns a flaw, or nothing when the line is a correct solution of its own length.
-// With `longer_defences_allowed`, defences that hold out longer than the line are left to the
-// examination along the main line (the 変長 case).
+// Returns a flaw, or nothing when the line is a correct solution of its own length (as far
+// as `check` looks).
 std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
                                       const std::vector<Move>& intended,
-                                      bool longer_defences_allowed = false) {
+                                      LineCheck check = LineCheck::kFull) {
   Position pos = problem;
   int n = int(intended.size());
   auto flaw = [&](int ply, std::string detail) {
@@ -144,9 +154,10 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
     if (attacker && !pos.GivesCheck(m))
       return flaw(i + 1, absl::StrCat(ToUsi(m), " is not a check"));
     pos.DoMove(m);
+    if (check == LineCheck::kMovesOnly) continue;
     int remaining = n - i - 1;
     if (attacker) {
-      if (!longer_defences_allowed &&
+      if (check == LineCheck::kFull &&
           solver.MateWithin(pos, remaining, false) == SolveStatus::kNoMate) {
         // Name the defence that holds out longer where it can be found: its ply, and the
         // defence as the flaw's line.
@@ -536,6 +547,13 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
     // The searches along the main line never ran.
     report.alternatives_complete = report.variations_complete = report.side_mates_complete = false;
+    // What the intended line's moves alone show.
+    if (!intended.empty()) {
+      if (std::optional<Flaw> bad =
+              CheckIntendedLine(solver, problem, intended, LineCheck::kMovesOnly)) {
+        report.flaws.push_back(*bad);
+      }
+    }
     // The limits stopped the solve, but a mate proven within fewer plies than stated is 早詰
     // whatever the exact length turns out to be.
     if (solution.status == SolveStatus::kMate && stated_length &&
@@ -544,9 +562,8 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                               absl::StrCat(solution.length_exact ? "mate in " : "mate in at most ",
                                            solution.length, ", stated ", *stated_length),
                               solution.moves});
-      return finish(Verdict::kFlawed);
     }
-    return finish(Verdict::kUnknown);
+    return finish(report.flaws.empty() ? Verdict::kUnknown : Verdict::kFlawed);
   }
   int length = solution.length;
   Color attacker = problem.side_to_move();
@@ -554,11 +571,11 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // with nothing in hand where the solver's longest line (which avoids 駒余り where it can)
   // leaves pieces over. The intended line is then the solution, and each longer defence along
   // it a 変長 note when it too is two plies longer with pieces left over (a flaw otherwise).
-  bool longer_variation = stated_length && *stated_length == length - 2 &&
-                          int(intended.size()) == *stated_length &&
-                          !CheckIntendedLine(solver, problem, intended, true) &&
-                          HandAtEnd(problem, intended, attacker).Empty() &&
-                          !HandAtEnd(problem, solution.moves, attacker).Empty();
+  bool longer_variation =
+      stated_length && *stated_length == length - 2 && int(intended.size()) == *stated_length &&
+      !CheckIntendedLine(solver, problem, intended, LineCheck::kLongerDefencesAllowed) &&
+      HandAtEnd(problem, intended, attacker).Empty() &&
+      !HandAtEnd(problem, solution.moves, attacker).Empty();
   if (longer_variation) {
     length = *stated_length;
   } else if (stated_length && *stated_length > length) {

@@ -552,6 +552,41 @@ TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
   }
 }
 
+// When the limits stop the solve, what the intended line's moves alone show is still said:
+// an even count, an illegal move. A line that passes those checks leaves the verdict unknown.
+TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {
+  Position start = FromSfen(kZuko13);
+  auto verify_within_limit = [&](const std::vector<Move>& intended) {
+    Solver solver(TestOptions(400000));
+    return VerifyProblem(solver, start, 23, intended);
+  };
+  VerifyReport plain = verify_within_limit({});
+  ASSERT_EQ(plain.verdict, Verdict::kUnknown);
+  std::vector<Move> line = plain.solution.moves;
+  ASSERT_EQ(line.size(), 23u);
+  ASSERT_TRUE(plain.solution.uncounted.empty());
+
+  EXPECT_EQ(verify_within_limit(line).verdict, Verdict::kUnknown);
+
+  std::vector<Move> even(line.begin(), line.end() - 1);
+  VerifyReport even_report = verify_within_limit(even);
+  ASSERT_EQ(even_report.verdict, Verdict::kFlawed);
+  ASSERT_EQ(even_report.flaws.size(), 1u);
+  EXPECT_EQ(even_report.flaws[0].kind, FlawKind::kBadIntendedLine);
+  EXPECT_EQ(even_report.flaws[0].ply, 0);
+
+  // The first move again at ply 3: its square is taken by then.
+  std::vector<Move> illegal = line;
+  illegal[2] = line[0];
+  VerifyReport illegal_report = verify_within_limit(illegal);
+  ASSERT_EQ(illegal_report.verdict, Verdict::kFlawed);
+  ASSERT_EQ(illegal_report.flaws.size(), 1u);
+  EXPECT_EQ(illegal_report.flaws[0].kind, FlawKind::kBadIntendedLine);
+  EXPECT_EQ(illegal_report.flaws[0].ply, 3);
+  EXPECT_NE(illegal_report.flaws[0].detail.find("is not legal"), std::string::npos)
+      << illegal_report.flaws[0].detail;
+}
+
 TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   std::ostringstream out, err;
   ASSERT_EQ(RunVerify({"--json", kSwap}, out, err), kExitOk) << err.str();
