@@ -105,6 +105,8 @@ run_suite() {
   case "$status" in
     0) ;;
     1) echo "$name: some answers contradict the stated ones (see wrong: lines above)" >&2 ;;
+    2) echo "$name: bad input (see the messages above); the other problems ran" >&2
+       [[ -s "$out_dir/$name.jsonl" ]] || return ;;
     130) echo "interrupted; finish with: tsume batch ... --resume --out $out_dir/$name.jsonl" >&2
          exit 130 ;;
     *) echo "$name: tsume batch failed with status $status" >&2; return ;;

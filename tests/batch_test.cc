@@ -195,9 +195,10 @@ TEST(BatchTest, WrongStatedLengthFailsTheRun) {
   std::filesystem::remove(out_path);
 }
 
+// The bad line is reported and skipped, the rest run, and the status says the input was bad.
 TEST(BatchTest, BadInputLineIsReportedAndCounted) {
   CommandRun run = RunCommand({"--rules", "game", "--json", Fixture("bad_line.txt")});
-  EXPECT_EQ(run.exit_code, kExitOk);
+  EXPECT_EQ(run.exit_code, kExitUsage);
   EXPECT_THAT(run.err, HasSubstr(Fixture("bad_line.txt") + ":2: "));
   EXPECT_THAT(run.err, HasSubstr("input errors 1"));
   std::vector<ordered_json> lines = ParseLines(run.out);
@@ -363,7 +364,7 @@ TEST(BatchTest, ShardsCoverEveryProblemExactlyOnce) {
     std::string shard = std::to_string(k) + "/3";
     CommandRun run = RunCommand({"--rules", "game", "--json", "--shard", shard,
                                  Fixture("practical_short.txt"), Fixture("bad_line.txt")});
-    EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+    EXPECT_EQ(run.exit_code, kExitUsage) << run.err;  // every shard reads the bad line
     std::vector<ordered_json> lines = ParseLines(run.out);
     // Problems k-1, k+2, ... of the 13 in concatenated order.
     EXPECT_EQ(lines.size(), k == 1 ? 5u : 4u) << shard;

@@ -609,6 +609,24 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   EXPECT_TRUE(j["variations_complete"].get<bool>());
 }
 
+// A bad line in a file is reported with its file and line and skipped; the other problems
+// are verified; the status says the input was bad.
+TEST(VerifyCommandTest, BadLineIsReportedTheRestVerifiedAndTheStatusIsTwo) {
+  std::string path = std::string(TSUME_SOURCE_DIR) + "/tests/testdata/batch/bad_line.txt";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunVerify({"--json", path}, out, err), kExitUsage);
+  EXPECT_NE(err.str().find("tsume verify: " + path + ":2: "), std::string::npos) << err.str();
+  int results = 0;
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    EXPECT_NE(j["source"], path + ":2");
+    EXPECT_NE(j["verdict"], "unknown") << line;
+    ++results;
+  }
+  EXPECT_EQ(results, 3);
+}
+
 TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
   const char* sfen = kZuko13;
   std::ostringstream out, err, json_out, json_err;

@@ -515,6 +515,8 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   }
   summary_out.flush();
   if (interrupted) return kExitInterrupted;
+  // Bad input lines were reported and skipped, the rest run; the status still says so.
+  if (input_errors > 0) return kExitUsage;
   return tally.wrong > 0 ? kExitMismatch : kExitOk;
 }
 

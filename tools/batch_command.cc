@@ -25,8 +25,9 @@ constexpr char kBatchHelp[] =
     "  --json         without --out: the JSON lines on stdout (summary on stderr);\n"
     "                 with --out: the summary as one JSON object\n"
     "Ends with a summary by stated length. Exit status: 0, 1 when an answer contradicts the\n"
-    "stated one, 2 on bad usage or an unreadable file, 130 after Ctrl-C (finished results are\n"
-    "kept; --resume continues).\n";
+    "stated one, 2 on bad usage, an unreadable file or bad lines (reported as FILE:LINE and\n"
+    "skipped, the rest run), 130 after Ctrl-C (finished results are kept; --resume\n"
+    "continues).\n";
 
 }  // namespace
 

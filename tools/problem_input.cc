@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -15,8 +14,7 @@
 namespace tsume {
 
 absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector<std::string>& args,
-                                                               const std::string& format,
-                                                               std::ostream& err) {
+                                                               const std::string& format) {
   std::vector<InputProblem> problems;
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
@@ -43,7 +41,14 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   for (const std::string& path : args) {
     absl::StatusOr<Collection> collection = ReadCollection(path, *parsed_format);
     if (!collection.ok()) return collection.status();
-    for (const InputError& error : collection->errors) err << FormatInputError(error) << "\n";
+    // Bad lines come first, as problems that cannot be run: the caller reports each (naming
+    // the file and line) before any time is spent, and ends with a failing status.
+    for (const InputError& error : collection->errors) {
+      InputProblem p;
+      p.source = error.source;
+      p.position = absl::InvalidArgumentError(error.message);
+      problems.push_back(std::move(p));
+    }
     for (Problem& problem : collection->problems) {
       InputProblem p;
       p.id = problem.id;

@@ -3,7 +3,6 @@
 #ifndef TSUME_TOOLS_PROBLEM_INPUT_H_
 #define TSUME_TOOLS_PROBLEM_INPUT_H_
 
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,11 +25,11 @@ struct InputProblem {
 
 // Interprets the positional arguments: when they parse as one position, that position; else
 // each argument is a file read with the collection readers (`format`: auto, sfen, practical,
-// tsv, kif, csa). Bad lines in files are reported on `err` and skipped. Error: unreadable file
-// or an argument that is neither a position nor a file.
+// tsv, kif, csa). A bad line in a file comes out as a problem whose `position` is the error
+// (its `source` names the file and line), ahead of the file's good problems. Error:
+// unreadable file or an argument that is neither a position nor a file.
 absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector<std::string>& args,
-                                                               const std::string& format,
-                                                               std::ostream& err);
+                                                               const std::string& format);
 
 }  // namespace tsume
 

@@ -68,7 +68,7 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   absl::StatusOr<std::vector<InputProblem>> problems =
-      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"), err);
+      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
   if (!problems.ok()) {
     err << "tsume solve: " << problems.status().message() << "\n";
     return kExitUsage;

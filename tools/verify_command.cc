@@ -79,7 +79,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   options->rules = Rules::kTsume;
   absl::StatusOr<std::vector<InputProblem>> problems =
-      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"), err);
+      ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
   if (!problems.ok()) {
     err << "tsume verify: " << problems.status().message() << "\n";
     return kExitUsage;
