@@ -140,7 +140,6 @@ class SolveRun {
     // sooner but tends to wander into long lines where a short mate exists. Proofs and disproofs
     // carry over from turn to turn; the unknown entries of one kind of search would mislead the
     // other and are kept apart, so each search goes on where its last turn stopped.
-    int disproven_within = -1;
     int64_t budget = kFirstTurnBudget;  // the turn's; also bounds reading out a proof's line
     NodeResult r;
     if (options_.exact_length) {
@@ -150,7 +149,7 @@ class SolveRun {
         int64_t turn_end = search_.nodes() + budget;
         for (int depth = next_depth; search_.nodes() < turn_end; depth = NextDepth(depth)) {
           NodeResult shallow = search_.Run(root, depth, true, 0, turn_end - search_.nodes());
-          if (shallow.proven() && shallow.length - 2 > disproven_within) {
+          if (shallow.proven() && shallow.length - 2 > disproven_within_) {
             // Deeper steps skipped some lengths: the passes below prove the exact one.
             r = shallow;
             break;
@@ -175,7 +174,7 @@ class SolveRun {
             result.status = SolveStatus::kNoMate;
             return Finish(result);
           }
-          disproven_within = depth;
+          disproven_within_ = depth;
           next_depth = NextDepth(depth);
         }
         if (r.proven()) break;
@@ -212,7 +211,7 @@ class SolveRun {
       // difference on Zuko.)
       tt_.UseUnknownSet(kUnboundedSet);
       while (true) {
-        if (length < 3 || length - 2 <= disproven_within) {
+        if (length < 3 || length - 2 <= disproven_within_) {
           exact = true;
           break;
         }
@@ -311,6 +310,11 @@ class SolveRun {
   }
 
   SolveResult Finish(SolveResult result) {
+    if (result.status == SolveStatus::kMate && result.length_exact) {
+      result.no_mate_within = std::max(result.length - 2, 0);
+    } else if (result.status != SolveStatus::kNoMate) {
+      result.no_mate_within = std::max(disproven_within_, 0);
+    }
     result.nodes = search_.nodes();
     result.elapsed = absl::Now() - start_;
     return result;
@@ -638,6 +642,7 @@ class SolveRun {
   bool lower_bound_known_ = false;  // ExtractLine's remaining length is proven minimal
   std::vector<Move> preferred_;     // moves a line takes when they are as good as any
   int best_length_ = 0;             // the shortest mate proven so far, for progress reports
+  int disproven_within_ = -1;       // the deepest "no mate within" proven at the root
   std::vector<Move> best_line_;     // the line of the last mate read out, for progress reports
 };
 

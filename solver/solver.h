@@ -64,6 +64,9 @@ struct SolveResult {
   // whose defences are not proven longest: it may count fewer plies.
   int length = 0;
   bool length_exact = false;  // length proven minimal under the rules
+  // A proven lower bound: no mate within this many plies (0: none proven). Length - 2 for an
+  // exact mate; after the limits stopped a solve, what its searches had disproven by then.
+  int no_mate_within = 0;
   int64_t nodes = 0;
   absl::Duration elapsed;
   double hashfull = 0;

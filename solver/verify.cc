@@ -563,6 +563,16 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                                            solution.length, ", stated ", *stated_length),
                               solution.moves});
     }
+    // Likewise a proven "no mate within" beyond the stated length: the defence holds out
+    // longer. Only from four plies on: two plies longer may be 変長, which needs the exact
+    // length to judge.
+    if (stated_length && solution.no_mate_within >= *stated_length + 2) {
+      report.flaws.push_back(
+          {FlawKind::kLongerThanStated,
+           0,
+           absl::StrCat("no mate within ", solution.no_mate_within, ", stated ", *stated_length),
+           {}});
+    }
     return finish(report.flaws.empty() ? Verdict::kUnknown : Verdict::kFlawed);
   }
   int length = solution.length;

@@ -91,8 +91,8 @@ TEST(BatchTest, WritesOneCompleteLinePerProblem) {
   ASSERT_EQ(lines.size(), input.size());
 
   const std::set<std::string> kAlways = {
-      "id",           "source", "sfen",  "expected_length", "expected", "result", "length",
-      "length_exact", "match",  "nodes", "time_ms",         "nps",      "moves"};
+      "id",           "source",         "sfen",  "expected_length", "expected", "result", "length",
+      "length_exact", "no_mate_within", "match", "nodes",           "time_ms",  "nps",    "moves"};
   std::set<std::string> sources;
   for (const ordered_json& line : lines) {
     std::set<std::string> keys;
@@ -193,6 +193,21 @@ TEST(BatchTest, WrongStatedLengthFailsTheRun) {
   EXPECT_THAT(run.out, HasSubstr("stated mate in 5, found mate in 3"));
   EXPECT_THAT(run.out, Not(HasSubstr("wrong: right-length")));
   std::filesystem::remove(out_path);
+}
+
+// A search stopped by the limits still proves how far it got: a stated length within that
+// bound is a contradiction, listed with the bound.
+TEST(BatchTest, LowerBoundPastTheStatedLengthIsWrong) {
+  CommandRun run = RunCommand({"--nodes", "400000", "--json", Fixture("bound.tsv")});
+  EXPECT_EQ(run.exit_code, kExitMismatch) << run.err;
+  std::vector<ordered_json> lines = ParseLines(run.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["length_exact"], false);
+  EXPECT_GE(lines[0]["no_mate_within"].get<int>(), 7);
+  EXPECT_EQ(lines[0]["match"], false);
+  EXPECT_THAT(run.err, HasSubstr("wrong: zuko13-stated-7"));
+  EXPECT_THAT(run.err, HasSubstr("stated mate in 7, found mate in "));
+  EXPECT_THAT(run.err, HasSubstr(" and no mate within "));
 }
 
 // The bad line is reported and skipped, the rest run, and the status says the input was bad.
@@ -440,6 +455,16 @@ TEST(JudgeResultTest, StatedLength) {
   EXPECT_FALSE(stated(Line("unknown", 0, false)).wrong);
   EXPECT_EQ(stated(Line("unknown", 0, false)).match, false);
   EXPECT_FALSE(stated(Line("error", 0, false)).wrong);
+  // A proven "no mate within" at or past the stated length contradicts it, whatever else the
+  // limits left.
+  auto bounded = [](ordered_json line, int none_within) {
+    line["no_mate_within"] = none_within;
+    return line;
+  };
+  EXPECT_TRUE(stated(bounded(Line("mate", 9, false), 7)).wrong);
+  EXPECT_TRUE(stated(bounded(Line("unknown", 0, false), 7)).wrong);
+  EXPECT_FALSE(stated(bounded(Line("unknown", 0, false), 5)).wrong);
+  EXPECT_FALSE(stated(bounded(Line("mate", 7, true), 5)).wrong);
 }
 
 TEST(JudgeResultTest, NoMateStatements) {
@@ -459,6 +484,13 @@ TEST(JudgeResultTest, NoMateStatements) {
   EXPECT_FALSE(within(Line("mate", 7, true)).wrong);
   EXPECT_TRUE(within(Line("mate", 5, false)).wrong);
   EXPECT_FALSE(within(Line("unknown", 0, false)).wrong);
+  // An unknown result that proved no mate within the stated count is a match.
+  ordered_json bounded = Line("unknown", 0, false);
+  bounded["no_mate_within"] = 5;
+  EXPECT_EQ(within(bounded).match, true);
+  EXPECT_FALSE(within(bounded).wrong);
+  bounded["no_mate_within"] = 3;
+  EXPECT_EQ(within(bounded).match, false);
 
   EXPECT_FALSE(JudgeResult(Line("mate", 3, true)).match.has_value());
   EXPECT_FALSE(JudgeResult(Line("nomate", 0, false)).wrong);

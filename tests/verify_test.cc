@@ -552,6 +552,30 @@ TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
   }
 }
 
+// Likewise a proven "no mate within" four or more plies past the stated length is 手数不足;
+// two plies past is left unknown (it may be 変長, judged only with the exact length).
+TEST(VerifyTest, NoMateWithinPastTheStatedLengthIsAFlawBeforeTheLengthIsProven) {
+  Position start = FromSfen(kZuko13);
+  auto verify_within_limit = [&](int stated) {
+    Solver solver(TestOptions(400000));
+    return VerifyProblem(solver, start, stated, {});
+  };
+  Solver solver(TestOptions(400000));
+  int bound = VerifyProblem(solver, start, std::nullopt, {}).solution.no_mate_within;
+  ASSERT_GE(bound, 5);
+
+  VerifyReport far = verify_within_limit(bound - 2);
+  ASSERT_EQ(far.verdict, Verdict::kFlawed);
+  ASSERT_EQ(far.flaws.size(), 1u);
+  EXPECT_EQ(far.flaws[0].kind, FlawKind::kLongerThanStated);
+  EXPECT_NE(far.flaws[0].detail.find(absl::StrCat("no mate within ", bound)), std::string::npos)
+      << far.flaws[0].detail;
+
+  VerifyReport near = verify_within_limit(bound);
+  EXPECT_EQ(near.verdict, Verdict::kUnknown);
+  EXPECT_TRUE(near.flaws.empty());
+}
+
 // When the limits stop the solve, what the intended line's moves alone show is still said:
 // an even count, an illegal move. A line that passes those checks leaves the verdict unknown.
 TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {

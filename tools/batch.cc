@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -86,6 +87,12 @@ std::string DescribeWrong(const ordered_json& line) {
     }
   } else if (found == "nomate") {
     found = "no mate";
+  }
+  int64_t bound = IntField(line, "no_mate_within").value_or(0);
+  bool exact_mate = found.rfind("mate in ", 0) == 0 && !absl::StrContains(found, "not proven");
+  if (bound > 0 && !exact_mate && found != "no mate") {
+    absl::StrAppend(&found, found == "unknown" ? " (" : " and ", "no mate within ", bound,
+                    found == "unknown" ? ")" : "");
   }
   return absl::StrCat(StringField(line, "id"), " (", StringField(line, "source"), "): stated ",
                       stated, ", found ", found);
@@ -297,6 +304,8 @@ StatementCheck JudgeResult(const ordered_json& line) {
   std::optional<int64_t> stated_length = IntField(line, "expected_length");
   std::optional<int64_t> within = IntField(line, "nomate_within");
   int64_t length = IntField(line, "length").value_or(0);
+  // Proven: no mate within this many plies (results written before the field existed: 0).
+  int64_t none_within = IntField(line, "no_mate_within").value_or(0);
   auto exact_it = line.find("length_exact");
   bool exact = exact_it != line.end() && exact_it->is_boolean() && exact_it->get<bool>();
   bool mate = result == "mate", nomate = result == "nomate";
@@ -306,12 +315,13 @@ StatementCheck JudgeResult(const ordered_json& line) {
   } else if (stated_length) {
     v.match = mate && length == *stated_length;
     // A found mate is an upper bound on the shortest; only a proven one also bounds it below.
-    v.wrong = nomate || (mate && (length < *stated_length || (exact && length != *stated_length)));
+    v.wrong = nomate || none_within >= *stated_length ||
+              (mate && (length < *stated_length || (exact && length != *stated_length)));
   } else if (expected == "mate") {
     v.match = mate;
     v.wrong = nomate;
   } else if (within) {
-    v.match = nomate || (mate && exact && length > *within);
+    v.match = nomate || none_within >= *within || (mate && exact && length > *within);
     v.wrong = mate && length <= *within;
   }
   return v;
@@ -338,6 +348,8 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   j["result"] = ok ? ToString(result.status) : "error";
   j["length"] = mate ? result.length : 0;
   j["length_exact"] = mate && result.length_exact;
+  // A proven lower bound (0: none), telling how far a search that the limits stopped got.
+  j["no_mate_within"] = ok && result.status != SolveStatus::kNoMate ? result.no_mate_within : 0;
   j["match"] = nullptr;  // placed here for readability, filled in below
   int64_t nodes = ok ? result.nodes : 0;
   double ms = ok ? absl::ToDoubleMilliseconds(result.elapsed) : 0;

@@ -14,6 +14,12 @@ std::vector<std::string> UsiMoves(const SolveResult& result) {
   return moves;
 }
 
+// "<separator>no mate within N" when the solve proved such a bound, else nothing.
+std::string LowerBoundText(const SolveResult& result, absl::string_view separator) {
+  if (result.no_mate_within <= 0) return "";
+  return absl::StrCat(separator, "no mate within ", result.no_mate_within);
+}
+
 int64_t NodesPerSecond(const SolveResult& result) {
   double seconds = absl::ToDoubleSeconds(result.elapsed);
   return seconds > 0 ? int64_t(result.nodes / seconds) : 0;
@@ -27,8 +33,11 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
       absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", pos.Sfen(), "\n");
   switch (result.status) {
     case SolveStatus::kMate:
-      absl::StrAppend(&out, "mate in ", result.length,
-                      result.length_exact ? "" : " (not proven shortest)", "\n");
+      absl::StrAppend(&out, "mate in ", result.length);
+      if (!result.length_exact) {
+        absl::StrAppend(&out, " (not proven shortest", LowerBoundText(result, "; "), ")");
+      }
+      absl::StrAppend(&out, "\n");
       if (result.moves.empty()) {
         absl::StrAppend(&out, "  (the ", ToString(result.limit),
                         " limit was reached before the line was read out)\n");
@@ -41,7 +50,8 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
       absl::StrAppend(&out, "no mate\n");
       break;
     case SolveStatus::kUnknown:
-      absl::StrAppend(&out, "unknown (", ToString(result.limit), " limit reached)\n");
+      absl::StrAppend(&out, "unknown (", ToString(result.limit), " limit reached",
+                      LowerBoundText(result, "; "), ")\n");
       break;
   }
   absl::StrAppendFormat(&out, "nodes %d  time %.0f ms  nps %d  hash %.1f%%", result.nodes,
@@ -59,6 +69,7 @@ nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& po
   j["result"] = ToString(result.status);
   j["length"] = result.status == SolveStatus::kMate ? result.length : 0;
   j["length_exact"] = result.length_exact;
+  if (result.status != SolveStatus::kNoMate) j["no_mate_within"] = result.no_mate_within;
   j["moves"] = UsiMoves(result);
   j["moves_ja"] = LineToJapanese(pos, result.moves);
   j["uncounted"] = result.uncounted;

@@ -337,7 +337,10 @@ void UsiEngine::ReportMate(const SolveResult& result) {
       // A line shorter than the length is the proof's line after a limit: still a mate.
       if (!result.moves.empty() && int(result.moves.size()) <= result.length) {
         if (!result.length_exact) {
-          Info("mate found; the search stopped before proving it the shortest");
+          Info(absl::StrCat("mate found; the search stopped before proving it the shortest",
+                            result.no_mate_within > 0
+                                ? absl::StrCat(" (no mate within ", result.no_mate_within, ")")
+                                : ""));
         }
         std::string moves = MovesToUsi(result.moves);
         Send(absl::StrCat("info ", StatsText(result.elapsed, result.nodes, result.hashfull), " pv ",
@@ -353,6 +356,10 @@ void UsiEngine::ReportMate(const SolveResult& result) {
       Send("checkmate nomate");
       return;
     case SolveStatus::kUnknown:
+      // How far the search got: a proven lower bound, for the GUI's log.
+      if (result.no_mate_within > 0) {
+        Info(absl::StrCat("no mate within ", result.no_mate_within, " plies"));
+      }
       Send("checkmate timeout");
       return;
   }

@@ -124,6 +124,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       // False when the limits stopped the solve before the mate was proven shortest: the
       // length is then only a bound.
       j["length_exact"] = report.length > 0 && solution.length_exact;
+      // A proven lower bound of the length (0: none); with length_exact, length - 2.
+      j["no_mate_within"] = solution.status == SolveStatus::kNoMate ? 0 : solution.no_mate_within;
       j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
                                                    : nlohmann::json(nullptr);
       j["moves"] = Usi(report.main_line);
@@ -143,6 +145,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.length > 0) {
         out << "  mate in " << (solution.length_exact ? "" : "at most ") << report.length;
+      }
+      if (!solution.length_exact && solution.no_mate_within > 0) {
+        out << (report.length > 0 ? ", " : "  ") << "no mate within " << solution.no_mate_within;
       }
       if (problem.expected_length) out << " (stated " << *problem.expected_length << ")";
       out << "\n";
