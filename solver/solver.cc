@@ -305,6 +305,7 @@ class SolveRun {
     p.elapsed = now - start_;
     p.hashfull = tt_.Fill();
     p.mate_length = best_length_;
+    p.no_mate_within = std::max(disproven_within_, 0);
     p.pv = best_line_;
     options_.on_progress(p);
   }

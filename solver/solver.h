@@ -25,9 +25,10 @@ enum class Rules {
 struct SearchProgress {
   int64_t nodes = 0;
   absl::Duration elapsed;
-  double hashfull = 0;   // fraction of the table in use, 0..1
-  std::vector<Move> pv;  // current best line, when known
-  int mate_length = 0;   // the best mate length proven so far (0 = none yet)
+  double hashfull = 0;     // fraction of the table in use, 0..1
+  std::vector<Move> pv;    // current best line, when known
+  int mate_length = 0;     // the best mate length proven so far (0 = none yet)
+  int no_mate_within = 0;  // the deepest length proven free of mates so far (0 = none yet)
 };
 
 struct SolveOptions {

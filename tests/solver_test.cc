@@ -1152,6 +1152,7 @@ TEST(LimitsTest, ProgressIsReported) {
   SolveResult r = solver.Solve(root);
   ASSERT_EQ(r.status, SolveStatus::kMate);
   ASSERT_FALSE(reports.empty()) << "no progress in " << r.nodes << " nodes";
+  EXPECT_GT(reports.back().no_mate_within, 0);
   for (size_t i = 0; i < reports.size(); ++i) {
     EXPECT_LE(reports[i].nodes, r.nodes);
     if (i > 0) {
@@ -1161,6 +1162,11 @@ TEST(LimitsTest, ProgressIsReported) {
     if (reports[i].mate_length != 0) {
       EXPECT_EQ(reports[i].mate_length % 2, 1);
       EXPECT_GE(reports[i].mate_length, r.length);
+    }
+    // The lower bound grows and stays below the exact length.
+    EXPECT_LT(reports[i].no_mate_within, r.length);
+    if (i > 0) {
+      EXPECT_GE(reports[i].no_mate_within, reports[i - 1].no_mate_within);
     }
     EXPECT_GE(reports[i].hashfull, 0.0);
     EXPECT_LE(reports[i].hashfull, 1.0);

@@ -59,6 +59,7 @@ std::string FormatProgress(const SearchProgress& p) {
   std::string line =
       absl::StrFormat("nodes %d  nps %.0f  hash %.1f%%  %.1fs", p.nodes,
                       seconds > 0 ? p.nodes / seconds : 0.0, p.hashfull * 100, seconds);
+  if (p.no_mate_within > 0) absl::StrAppendFormat(&line, "  none within %d", p.no_mate_within);
   if (p.mate_length > 0) absl::StrAppendFormat(&line, "  mate %d", p.mate_length);
   if (!p.pv.empty()) {
     // The start of the line: the whole of a long one would not fit on a terminal line.
