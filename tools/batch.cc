@@ -12,7 +12,6 @@
 #include <sstream>
 #include <thread>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -78,21 +77,21 @@ std::string DescribeWrong(const ordered_json& line) {
   } else if (auto n = IntField(line, "nomate_within")) {
     stated = absl::StrCat("no mate within ", *n);
   }
-  std::string found = StringField(line, "result");
-  if (found == "mate") {
+  std::string result = StringField(line, "result");
+  auto exact_it = line.find("length_exact");
+  bool not_exact = exact_it != line.end() && exact_it->is_boolean() && !exact_it->get<bool>();
+  std::string found = result;
+  if (result == "mate") {
     found = absl::StrCat("mate in ", IntField(line, "length").value_or(0));
-    auto exact = line.find("length_exact");
-    if (exact != line.end() && exact->is_boolean() && !exact->get<bool>()) {
-      found += " (not proven shortest)";
-    }
-  } else if (found == "nomate") {
+    if (not_exact) found += " (not proven shortest)";
+  } else if (result == "nomate") {
     found = "no mate";
   }
+  // The lower bound a stopped search proved, when it says more than the answer itself.
   int64_t bound = IntField(line, "no_mate_within").value_or(0);
-  bool exact_mate = found.rfind("mate in ", 0) == 0 && !absl::StrContains(found, "not proven");
-  if (bound > 0 && !exact_mate && found != "no mate") {
-    absl::StrAppend(&found, found == "unknown" ? " (" : " and ", "no mate within ", bound,
-                    found == "unknown" ? ")" : "");
+  if (bound > 0 && (result == "unknown" || (result == "mate" && not_exact))) {
+    absl::StrAppend(&found, result == "unknown" ? " (" : " and ", "no mate within ", bound,
+                    result == "unknown" ? ")" : "");
   }
   return absl::StrCat(StringField(line, "id"), " (", StringField(line, "source"), "): stated ",
                       stated, ", found ", found);
