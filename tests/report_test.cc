@@ -169,6 +169,10 @@ TEST(ReportClassifyTest, MatchAndWrong) {
   r.length = 0;
   EXPECT_FALSE(IsMatch(r));
   EXPECT_FALSE(IsWrong(r));
+  r.no_mate_within = 1;  // a proven bound below the stated length says nothing against it
+  EXPECT_FALSE(IsWrong(r));
+  r.no_mate_within = 3;  // one at it does
+  EXPECT_TRUE(IsWrong(r));
 
   ProblemResult nomate;
   nomate.expected = "nomate";

@@ -530,6 +530,10 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
     r.length = int(*v);
   }
 
+  v.reset();
+  if (absl::Status s = ReadInt(j, "no_mate_within", 0, 1000000, &v); !s.ok()) return s;
+  r.no_mate_within = int(v.value_or(0));
+
   if (auto it = j.find("match"); it != j.end() && !it->is_null()) {
     if (!it->is_boolean()) return FieldError("match", "expected true, false or null");
     r.match = it->get<bool>();
@@ -614,6 +618,8 @@ bool IsWrong(const ProblemResult& r) {
   if (StatesNoMate(r)) return r.result == Outcome::kMate;
   if (!StatesMate(r)) return false;
   if (r.result == Outcome::kNoMate) return true;
+  // Proven: no mate within the stated length (whatever the limits left).
+  if (r.expected_length && r.no_mate_within >= *r.expected_length) return true;
   return r.result == Outcome::kMate && r.expected_length && r.length != *r.expected_length;
 }
 

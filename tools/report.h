@@ -41,6 +41,7 @@ struct ProblemResult {
   Outcome result = Outcome::kUnknown;
   int length = 0;             // plies, 0 unless kMate
   std::optional<bool> match;  // as written by the batch; the report computes its own
+  int no_mate_within = 0;     // a proven lower bound of the length (0: none, or not written)
   int64_t nodes = 0;
   double time_ms = 0;
   int64_t nps = 0;
