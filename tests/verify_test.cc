@@ -48,6 +48,16 @@ SolveOptions TestOptions(int64_t max_nodes = 0) {
   return options;
 }
 
+Position FromSfen(const char* sfen);
+
+// Zuko 13 verified within 400k nodes: the solve stops with a mate in hand, not yet proven
+// shortest.
+VerifyReport VerifyZuko13WithinLimit(std::optional<int> stated,
+                                     const std::vector<Move>& intended = {}) {
+  Solver solver(TestOptions(400000));
+  return VerifyProblem(solver, FromSfen(kZuko13), stated, intended);
+}
+
 Position FromSfen(const char* sfen) {
   absl::StatusOr<Position> pos = Position::FromSfen(sfen);
   EXPECT_TRUE(pos.ok()) << pos.status();
@@ -512,11 +522,7 @@ TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
 // the exact length is known.
 TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
   Position start = FromSfen(kZuko13);
-  auto verify_within_limit = [&](std::optional<int> stated) {
-    Solver solver(TestOptions(400000));
-    return VerifyProblem(solver, start, stated, {});
-  };
-  VerifyReport unstated = verify_within_limit(std::nullopt);
+  VerifyReport unstated = VerifyZuko13WithinLimit(std::nullopt);
   ASSERT_EQ(unstated.verdict, Verdict::kUnknown);
   ASSERT_EQ(unstated.solution.status, SolveStatus::kMate);
   ASSERT_FALSE(unstated.solution.length_exact);
@@ -525,11 +531,11 @@ TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
   EXPECT_FALSE(unstated.alternatives_complete);  // the 余詰 search never ran
 
   // Stated as the bound: the exact length may still be shorter, or not.
-  VerifyReport as_bound = verify_within_limit(bound);
+  VerifyReport as_bound = VerifyZuko13WithinLimit(bound);
   EXPECT_EQ(as_bound.verdict, Verdict::kUnknown);
   EXPECT_TRUE(as_bound.flaws.empty());
 
-  VerifyReport longer = verify_within_limit(bound + 2);
+  VerifyReport longer = VerifyZuko13WithinLimit(bound + 2);
   ASSERT_EQ(longer.verdict, Verdict::kFlawed);
   ASSERT_EQ(longer.flaws.size(), 1u);
   const Flaw& f = longer.flaws[0];
@@ -555,23 +561,17 @@ TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
 // Likewise a proven "no mate within" four or more plies past the stated length is 手数不足;
 // two plies past is left unknown (it may be 変長, judged only with the exact length).
 TEST(VerifyTest, NoMateWithinPastTheStatedLengthIsAFlawBeforeTheLengthIsProven) {
-  Position start = FromSfen(kZuko13);
-  auto verify_within_limit = [&](int stated) {
-    Solver solver(TestOptions(400000));
-    return VerifyProblem(solver, start, stated, {});
-  };
-  Solver solver(TestOptions(400000));
-  int bound = VerifyProblem(solver, start, std::nullopt, {}).solution.no_mate_within;
+  int bound = VerifyZuko13WithinLimit(std::nullopt).solution.no_mate_within;
   ASSERT_GE(bound, 5);
 
-  VerifyReport far = verify_within_limit(bound - 2);
+  VerifyReport far = VerifyZuko13WithinLimit(bound - 2);
   ASSERT_EQ(far.verdict, Verdict::kFlawed);
   ASSERT_EQ(far.flaws.size(), 1u);
   EXPECT_EQ(far.flaws[0].kind, FlawKind::kLongerThanStated);
   EXPECT_NE(far.flaws[0].detail.find(absl::StrCat("no mate within ", bound)), std::string::npos)
       << far.flaws[0].detail;
 
-  VerifyReport near = verify_within_limit(bound);
+  VerifyReport near = VerifyZuko13WithinLimit(bound);
   EXPECT_EQ(near.verdict, Verdict::kUnknown);
   EXPECT_TRUE(near.flaws.empty());
 }
@@ -579,21 +579,16 @@ TEST(VerifyTest, NoMateWithinPastTheStatedLengthIsAFlawBeforeTheLengthIsProven) 
 // When the limits stop the solve, what the intended line's moves alone show is still said:
 // an even count, an illegal move. A line that passes those checks leaves the verdict unknown.
 TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {
-  Position start = FromSfen(kZuko13);
-  auto verify_within_limit = [&](const std::vector<Move>& intended) {
-    Solver solver(TestOptions(400000));
-    return VerifyProblem(solver, start, 23, intended);
-  };
-  VerifyReport plain = verify_within_limit({});
+  VerifyReport plain = VerifyZuko13WithinLimit(23);
   ASSERT_EQ(plain.verdict, Verdict::kUnknown);
   std::vector<Move> line = plain.solution.moves;
   ASSERT_EQ(line.size(), 23u);
   ASSERT_TRUE(plain.solution.uncounted.empty());
 
-  EXPECT_EQ(verify_within_limit(line).verdict, Verdict::kUnknown);
+  EXPECT_EQ(VerifyZuko13WithinLimit(23, line).verdict, Verdict::kUnknown);
 
   std::vector<Move> even(line.begin(), line.end() - 1);
-  VerifyReport even_report = verify_within_limit(even);
+  VerifyReport even_report = VerifyZuko13WithinLimit(23, even);
   ASSERT_EQ(even_report.verdict, Verdict::kFlawed);
   ASSERT_EQ(even_report.flaws.size(), 1u);
   EXPECT_EQ(even_report.flaws[0].kind, FlawKind::kBadIntendedLine);
@@ -602,7 +597,7 @@ TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {
   // The first move again at ply 3: its square is taken by then.
   std::vector<Move> illegal = line;
   illegal[2] = line[0];
-  VerifyReport illegal_report = verify_within_limit(illegal);
+  VerifyReport illegal_report = VerifyZuko13WithinLimit(23, illegal);
   ASSERT_EQ(illegal_report.verdict, Verdict::kFlawed);
   ASSERT_EQ(illegal_report.flaws.size(), 1u);
   EXPECT_EQ(illegal_report.flaws[0].kind, FlawKind::kBadIntendedLine);

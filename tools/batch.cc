@@ -89,9 +89,10 @@ std::string DescribeWrong(const ordered_json& line) {
   }
   // The lower bound a stopped search proved, when it says more than the answer itself.
   int64_t bound = IntField(line, "no_mate_within").value_or(0);
-  if (bound > 0 && (result == "unknown" || (result == "mate" && not_exact))) {
-    absl::StrAppend(&found, result == "unknown" ? " (" : " and ", "no mate within ", bound,
-                    result == "unknown" ? ")" : "");
+  if (bound > 0 && result == "unknown") {
+    absl::StrAppend(&found, " (no mate within ", bound, ")");
+  } else if (bound > 0 && result == "mate" && not_exact) {
+    absl::StrAppend(&found, " and no mate within ", bound);
   }
   return absl::StrCat(StringField(line, "id"), " (", StringField(line, "source"), "): stated ",
                       stated, ", found ", found);
@@ -347,8 +348,9 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   j["result"] = ok ? ToString(result.status) : "error";
   j["length"] = mate ? result.length : 0;
   j["length_exact"] = mate && result.length_exact;
-  // A proven lower bound (0: none), telling how far a search that the limits stopped got.
-  j["no_mate_within"] = ok && result.status != SolveStatus::kNoMate ? result.no_mate_within : 0;
+  // A proven lower bound (0: none, as for "no mate" and bad input), telling how far a search
+  // that the limits stopped got.
+  j["no_mate_within"] = result.no_mate_within;
   j["match"] = nullptr;  // placed here for readability, filled in below
   int64_t nodes = ok ? result.nodes : 0;
   double ms = ok ? absl::ToDoubleMilliseconds(result.elapsed) : 0;

@@ -14,10 +14,10 @@ std::vector<std::string> UsiMoves(const SolveResult& result) {
   return moves;
 }
 
-// "<separator>no mate within N" when the solve proved such a bound, else nothing.
-std::string LowerBoundText(const SolveResult& result, absl::string_view separator) {
+// "; no mate within N" when the solve proved such a bound, else nothing.
+std::string LowerBoundText(const SolveResult& result) {
   if (result.no_mate_within <= 0) return "";
-  return absl::StrCat(separator, "no mate within ", result.no_mate_within);
+  return absl::StrCat("; no mate within ", result.no_mate_within);
 }
 
 int64_t NodesPerSecond(const SolveResult& result) {
@@ -35,7 +35,7 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
     case SolveStatus::kMate:
       absl::StrAppend(&out, "mate in ", result.length);
       if (!result.length_exact) {
-        absl::StrAppend(&out, " (not proven shortest", LowerBoundText(result, "; "), ")");
+        absl::StrAppend(&out, " (not proven shortest", LowerBoundText(result), ")");
       }
       absl::StrAppend(&out, "\n");
       if (result.moves.empty()) {
@@ -51,7 +51,7 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
       break;
     case SolveStatus::kUnknown:
       absl::StrAppend(&out, "unknown (", ToString(result.limit), " limit reached",
-                      LowerBoundText(result, "; "), ")\n");
+                      LowerBoundText(result), ")\n");
       break;
   }
   absl::StrAppendFormat(&out, "nodes %d  time %.0f ms  nps %d  hash %.1f%%", result.nodes,

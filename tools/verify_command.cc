@@ -125,7 +125,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       // length is then only a bound.
       j["length_exact"] = report.length > 0 && solution.length_exact;
       // A proven lower bound of the length (0: none); with length_exact, length - 2.
-      j["no_mate_within"] = solution.status == SolveStatus::kNoMate ? 0 : solution.no_mate_within;
+      j["no_mate_within"] = solution.no_mate_within;
       j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
                                                    : nlohmann::json(nullptr);
       j["moves"] = Usi(report.main_line);
