@@ -663,6 +663,24 @@ TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
   EXPECT_FALSE(j["length_exact"].get<bool>());
 }
 
+// A fault of the intended line is shown from the intended line's position, not the main
+// line's (the solver's, which leaves the intended one at ply 1 here). zukou-013's intended line
+// drops a bishop on 8d at ply 13; the defence that holds out longer at ply 14, 7c8d, takes it:
+// 「△同　玉」. Read from the main line's position, where 8d was not the last move's square,
+// it came out as 「△８四玉」.
+TEST(VerifyCommandTest, IntendedLineFaultIsShownFromTheIntendedLine) {
+  if (TSUME_SANITIZED) GTEST_SKIP() << "about four seconds in Release";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({TSUME_SOURCE_DIR "/tests/testdata/verify/zukou-013.tsv"}, out, err),
+            kExitOk)
+      << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("作意手順不正 (bad_intended_line) at ply 14: 7c8d holds out longer than "
+                      "7d8d: no mate in the 3 plies the line has left\n    △同　玉\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(VerifyCommandTest, HumanOutputShowsNotesApartFromFlaws) {
   std::ostringstream out, err;
   ASSERT_EQ(RunVerify({kRealAlternative}, out, err), kExitOk) << err.str();

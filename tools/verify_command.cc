@@ -47,14 +47,18 @@ nlohmann::json FlawsToJson(const std::vector<Flaw>& flaws) {
   return out;
 }
 
-// One finding and its line (which starts from the position before its ply).
-void PrintFlaw(const Position& start, const std::vector<Move>& main_line, const Flaw& f,
-               const char* prefix, std::ostream& out) {
+// One finding and its line, which starts from the position before its ply: on the intended
+// line for a fault of that line (the main line is the solver's then, and may differ before
+// it), on the main line otherwise.
+void PrintFlaw(const Position& start, const std::vector<Move>& main_line,
+               const std::vector<Move>& intended, const Flaw& f, const char* prefix,
+               std::ostream& out) {
   out << "  " << prefix << JapaneseName(f.kind) << " (" << ToString(f.kind) << ")";
   if (f.ply > 0) out << " at ply " << f.ply;
   out << ": " << f.detail << "\n";
   if (!f.line.empty()) {
-    out << "    " << LineToJapanese(PositionBefore(start, main_line, f.ply), f.line) << "\n";
+    const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
+    out << "    " << LineToJapanese(PositionBefore(start, along, f.ply), f.line) << "\n";
   }
 }
 
@@ -160,8 +164,10 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       }
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
       if (!intended_error.empty()) out << "  " << intended_error << "\n";
-      for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, f, "", out);
-      for (const Flaw& f : report.notes) PrintFlaw(start, report.main_line, f, "note: ", out);
+      for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, intended, f, "", out);
+      for (const Flaw& f : report.notes) {
+        PrintFlaw(start, report.main_line, intended, f, "note: ", out);
+      }
       // Without a main line the searches along it never ran, as the solve's line above says.
       if (!report.main_line.empty()) {
         if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
