@@ -545,8 +545,9 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   if (solution.status == SolveStatus::kNoMate) return finish(Verdict::kNotMate);
   if (solution.status != SolveStatus::kMate || !solution.length_exact ||
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
-    // The searches along the main line never ran.
+    // The searches along the main line never ran; the proof's line is what there is.
     report.alternatives_complete = report.variations_complete = report.side_mates_complete = false;
+    report.main_line = solution.moves;
     // What the intended line's moves alone show.
     if (!intended.empty()) {
       if (std::optional<Flaw> bad =
@@ -602,6 +603,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   report.length = length;
   // The main line: the intended one when it is a correct solution of the exact length.
   report.main_line = solution.moves;
+  report.main_line_searched = true;
   std::vector<int> uncounted = solution.uncounted;
   if (longer_variation) {
     report.main_line = intended;

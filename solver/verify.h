@@ -55,8 +55,12 @@ const char* ToString(Verdict v);  // "sound", "flawed", "not a mate", "unknown"
 
 struct VerifyReport {
   Verdict verdict = Verdict::kUnknown;
-  SolveResult solution;         // the solver's exact solution under tsume rules
-  std::vector<Move> main_line;  // the line the checks ran along (intended if correct)
+  SolveResult solution;  // the solver's exact solution under tsume rules
+  // The line the checks ran along (intended if correct). When the limits stopped the solve
+  // before those checks could start (main_line_searched false): the line of its proof, a mate
+  // within `length` whose defences are not proven longest, or empty when none was read out.
+  std::vector<Move> main_line;
+  bool main_line_searched = false;
   // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none);
   // when the limits stopped the solve before the mate was proven shortest, its upper bound.
   int length = 0;

@@ -503,6 +503,7 @@ TEST(VerifyTest, TightLimitsNeverGiveAWrongVerdict) {
     VerifyReport full = VerifyProblem(unlimited, start, std::nullopt, {});
     ASSERT_TRUE(full.verdict == Verdict::kSound || full.verdict == Verdict::kFlawed);
     ASSERT_TRUE(full.solution.length_exact);
+    EXPECT_TRUE(full.main_line_searched);
     const int steps = TSUME_SANITIZED ? 6 : 24;
     for (int k = 0; k <= steps; ++k) {
       int64_t limit = 1 + full.nodes * k / steps;
@@ -529,6 +530,9 @@ TEST(VerifyTest, MateShorterThanStatedIsAFlawBeforeTheLengthIsProven) {
   int bound = unstated.length;
   ASSERT_GE(bound, 23);
   EXPECT_FALSE(unstated.alternatives_complete);  // the 余詰 search never ran
+  // What stands for the main line is the proof's.
+  EXPECT_FALSE(unstated.main_line_searched);
+  EXPECT_EQ(unstated.main_line, unstated.solution.moves);
 
   // Stated as the bound: the exact length may still be shorter, or not.
   VerifyReport as_bound = VerifyZuko13WithinLimit(bound);
@@ -652,7 +656,7 @@ TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
   ASSERT_EQ(RunVerify({"--nodes", "400000", sfen}, out, err), kExitOk) << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("unknown  mate in at most "), std::string::npos) << text;
-  EXPECT_NE(text.find("(the nodes limit stopped the solve before the mate was proven shortest)"),
+  EXPECT_NE(text.find("(the nodes limit stopped the solve before the mate was proven shortest"),
             std::string::npos)
       << text;
   ASSERT_EQ(RunVerify({"--json", "--nodes", "400000", sfen}, json_out, json_err), kExitOk)
@@ -661,6 +665,25 @@ TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
   EXPECT_EQ(j["verdict"], "unknown");
   EXPECT_GE(j["length"].get<int>(), 23);
   EXPECT_FALSE(j["length_exact"].get<bool>());
+  // The proof's line is shown, and said to be one: legal, every attacker move a check, a mate
+  // at the end within the bound (its defences are not proven longest, so it may be shorter).
+  EXPECT_NE(text.find("; the line is its proof's, whose defences are not proven longest)\n  ▲"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("(limits stopped part of"), std::string::npos) << text;
+  Position pos = FromSfen(sfen);
+  ASSERT_FALSE(j["moves"].empty());
+  EXPECT_LE(int(j["moves"].size()), j["length"].get<int>());
+  for (size_t i = 0; i < j["moves"].size(); ++i) {
+    absl::StatusOr<Move> m = pos.ParseUsiMove(j["moves"][i].get<std::string>());
+    ASSERT_TRUE(m.ok()) << i;
+    ASSERT_TRUE(pos.IsFullyLegal(*m)) << i;
+    if (i % 2 == 0) {
+      EXPECT_TRUE(pos.GivesCheck(*m)) << i;
+    }
+    pos.DoMove(*m);
+  }
+  EXPECT_TRUE(IsCheckmate(pos)) << pos.Sfen();
 }
 
 // A fault of the intended line is shown from the intended line's position, not the main

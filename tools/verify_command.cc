@@ -159,7 +159,11 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         const char* before = solution.status != SolveStatus::kMate ? ""
                              : solution.length_exact               ? " before its line was read out"
                                                      : " before the mate was proven shortest";
-        out << "  (the " << ToString(solution.limit) << " limit stopped the solve" << before
+        // Stopped before the searches along the line: the line is the proof's.
+        const char* line = report.main_line_searched || report.main_line.empty()
+                               ? ""
+                               : "; the line is its proof's, whose defences are not proven longest";
+        out << "  (the " << ToString(solution.limit) << " limit stopped the solve" << before << line
             << ")\n";
       }
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
@@ -168,8 +172,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       for (const Flaw& f : report.notes) {
         PrintFlaw(start, report.main_line, intended, f, "note: ", out);
       }
-      // Without a main line the searches along it never ran, as the solve's line above says.
-      if (!report.main_line.empty()) {
+      // Otherwise the searches along the line never ran, as the solve's line above says.
+      if (report.main_line_searched) {
         if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
         if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
         if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
