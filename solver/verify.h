@@ -60,6 +60,7 @@ struct VerifyReport {
   // before those checks could start (main_line_searched false): the line of its proof, a mate
   // within `length` whose defences are not proven longest, or empty when none was read out.
   std::vector<Move> main_line;
+  // The solve proved the exact length and read out its line, so the searches along it ran.
   bool main_line_searched = false;
   // The solution's length: the solver's exact one, or with 変長 the intended line's (0: none);
   // when the limits stopped the solve before the mate was proven shortest, its upper bound.

@@ -694,8 +694,7 @@ TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
 TEST(VerifyCommandTest, IntendedLineFaultIsShownFromTheIntendedLine) {
   if (TSUME_SANITIZED) GTEST_SKIP() << "about four seconds in Release";
   std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({TSUME_SOURCE_DIR "/tests/testdata/verify/zukou-013.tsv"}, out, err),
-            kExitOk)
+  ASSERT_EQ(RunVerify({TSUME_SOURCE_DIR "/tests/testdata/verify/zukou-013.tsv"}, out, err), kExitOk)
       << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("作意手順不正 (bad_intended_line) at ply 14: 7c8d holds out longer than "
