@@ -91,10 +91,21 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   bool json = parsed->Has("json");
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
+  // A verification can take long (the solve, then the searches along the line): on a
+  // terminal, a progress line says which problem and how far.
+  ProgressLine progress(err);
+  std::string current;  // "[3/100] zukou-003", set before each problem
+  if (progress.enabled()) {
+    options->on_progress = [&](const SearchProgress& p) {
+      progress.Show(absl::StrCat(current, "  ", FormatProgress(p)));
+    };
+  }
   Solver solver(*options);
   std::map<std::string, int> verdicts;
   int exit_code = kExitOk;
+  int index = 0;
   for (const InputProblem& problem : *problems) {
+    current = absl::StrCat("[", ++index, "/", problems->size(), "] ", problem.id);
     if (!problem.position.ok()) {
       err << "tsume verify: " << problem.source << ": " << problem.position.status().message()
           << "\n";
@@ -116,6 +127,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       replay.DoMove(*m);
     }
     VerifyReport report = VerifyProblem(solver, start, problem.expected_length, intended);
+    progress.Clear();
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
     if (json) {
