@@ -1,7 +1,15 @@
-// `tsume solve` as a command: exit status and error lines for bad input in files.
+// `tsume solve` as a command: exit status and error lines for bad input in files; the
+// progress line of solve and verify on a terminal.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,6 +64,73 @@ TEST(SolveCommandTest, GoodFileGivesStatusZero) {
   CommandRun run = Solve({"--rules", "game", "--json", Fixture("practical_short.txt")});
   EXPECT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_EQ(JsonLines(run.out).size(), 10u);
+}
+
+// zukou-008: no mate found in the first seconds, so a progress line is due.
+constexpr char kSlowSfen[] = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
+
+// Runs the tsume binary with `args`, stderr on a pseudo-terminal (or a pipe when `terminal` is
+// false) and stdout discarded; returns what it wrote to stderr, or nothing if it cannot run.
+std::optional<std::string> StderrOfBinary(const std::vector<std::string>& args, bool terminal) {
+  const std::string binary = TSUME_BINARY_DIR "/tsume";
+  if (access(binary.c_str(), X_OK) != 0) return std::nullopt;
+  int read_fd = -1, write_fd = -1;
+  if (terminal) {
+    read_fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (read_fd < 0 || grantpt(read_fd) != 0 || unlockpt(read_fd) != 0) return std::nullopt;
+    write_fd = open(ptsname(read_fd), O_RDWR | O_NOCTTY);
+  } else {
+    int fds[2];
+    if (pipe(fds) != 0) return std::nullopt;
+    read_fd = fds[0];
+    write_fd = fds[1];
+  }
+  if (write_fd < 0) return std::nullopt;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, write_fd, 2);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclose(&actions, write_fd);
+  posix_spawn_file_actions_addclose(&actions, read_fd);
+  std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(write_fd);
+  if (rc != 0) {
+    close(read_fd);
+    return std::nullopt;
+  }
+  // Until the child closes its end (a terminal then reads as an error, a pipe as the end).
+  std::string text;
+  char chunk[4096];
+  for (ssize_t n; (n = read(read_fd, chunk, sizeof chunk)) > 0;) text.append(chunk, size_t(n));
+  close(read_fd);
+  waitpid(pid, nullptr, 0);
+  return text;
+}
+
+// On a terminal, solve and verify keep a progress line on stderr (rewritten in place); piped,
+// they print none.
+TEST(ProgressLineTest, ShownOnATerminalOnly) {
+  std::vector<std::string> solve = {"solve", "--time-ms", "1500", kSlowSfen};
+  std::optional<std::string> shown = StderrOfBinary(solve, true);
+  if (!shown) GTEST_SKIP() << "the tsume binary cannot be run here";
+  EXPECT_THAT(*shown, HasSubstr("\r\033[Knodes "));
+  EXPECT_THAT(*shown, HasSubstr("none within "));
+
+  std::vector<std::string> verify = {"verify", "--time-ms", "1500", kSlowSfen};
+  std::optional<std::string> verify_shown = StderrOfBinary(verify, true);
+  ASSERT_TRUE(verify_shown);
+  EXPECT_THAT(*verify_shown, HasSubstr("\r\033[K[1/1] argument  nodes "));
+
+  for (const auto& args : {solve, verify}) {
+    std::optional<std::string> piped = StderrOfBinary(args, false);
+    ASSERT_TRUE(piped);
+    EXPECT_EQ(*piped, "") << args[0];
+  }
 }
 
 }  // namespace
