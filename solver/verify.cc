@@ -525,8 +525,12 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
 }  // namespace
 
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
-                           std::optional<int> stated_length, const std::vector<Move>& intended) {
+                           std::optional<int> stated_length, const std::vector<Move>& intended,
+                           const VerifyStageCallback& on_stage) {
   absl::Time start = absl::Now();
+  auto stage = [&](const char* name) {
+    if (on_stage) on_stage(name);
+  };
   if (solver.options().rules != Rules::kTsume) {
     SolveOptions options = solver.options();
     options.rules = Rules::kTsume;
@@ -539,6 +543,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
     report.elapsed = absl::Now() - start;
     return report;
   };
+  stage("solve");
   report.solution = solver.Solve(problem);
   const SolveResult& solution = report.solution;
   if (solution.status == SolveStatus::kMate) report.length = solution.length;
@@ -582,6 +587,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // with nothing in hand where the solver's longest line (which avoids 駒余り where it can)
   // leaves pieces over. The intended line is then the solution, and each longer defence along
   // it a 変長 note when it too is two plies longer with pieces left over (a flaw otherwise).
+  if (!intended.empty()) stage("intended line");
   bool longer_variation =
       stated_length && *stated_length == length - 2 && int(intended.size()) == *stated_length &&
       !CheckIntendedLine(solver, problem, intended, LineCheck::kLongerDefencesAllowed) &&
@@ -641,6 +647,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // took 14M nodes).
   int unclassified = 0;  // 余詰 that may be 手順前後: alone they leave the verdict unknown
   size_t flaws_before = report.flaws.size(), notes_before = report.notes.size();
+  stage("余詰");
   Position end = walk_main_line([&](Position& pos, int i, int remaining) {
     if (pos.side_to_move() == attacker && remaining > 1) {
       unclassified +=
@@ -648,6 +655,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
     }
   });
   std::vector<ShorterDefence> shorter_defences;
+  stage("変同");
   walk_main_line([&](Position& pos, int i, int remaining) {
     if (pos.side_to_move() != attacker) {
       CheckSameLengthDefences(solver, pos, i + 1, remaining - 1, line, longer_variation, report,
@@ -675,6 +683,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                     : complete                              ? Verdict::kSound
                                                             : Verdict::kUnknown;
   // Last, on what the limits leave: 変化別詰 in the variations (information only).
+  stage("変化別詰");
   AddVariationMateNotes(solver, problem, line, shorter_defences, report);
   return finish(verdict);
 }

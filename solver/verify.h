@@ -6,6 +6,7 @@
 #define TSUME_SOLVER_VERIFY_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,11 +81,17 @@ struct VerifyReport {
   absl::Duration elapsed;
 };
 
+// Told each stage of a verification as it starts, for progress displays: "solve", then, once
+// the solve has proven the exact length with its line, "intended line" (when one is given),
+// "余詰", "変同" and "変化別詰".
+using VerifyStageCallback = std::function<void(const char* stage)>;
+
 // Verifies the problem with `solver` (its options give the limits, which cover the whole
 // verification; rules are forced to tsume). `stated_length` and `intended` are optional
 // (empty line: none given).
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
-                           std::optional<int> stated_length, const std::vector<Move>& intended);
+                           std::optional<int> stated_length, const std::vector<Move>& intended,
+                           const VerifyStageCallback& on_stage = nullptr);
 
 }  // namespace tsume
 

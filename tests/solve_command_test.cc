@@ -124,7 +124,7 @@ TEST(ProgressLineTest, ShownOnATerminalOnly) {
   std::vector<std::string> verify = {"verify", "--time-ms", "1500", kSlowSfen};
   std::optional<std::string> verify_shown = StderrOfBinary(verify, true);
   ASSERT_TRUE(verify_shown);
-  EXPECT_THAT(*verify_shown, HasSubstr("\r\033[K[1/1] argument  nodes "));
+  EXPECT_THAT(*verify_shown, HasSubstr("\r\033[K[1/1] argument  solve  nodes "));
 
   for (const auto& args : {solve, verify}) {
     std::optional<std::string> piped = StderrOfBinary(args, false);

@@ -5,6 +5,7 @@
 // again from its definition with a solver of the test's own.
 #include "solver/verify.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -608,6 +609,30 @@ TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {
   EXPECT_EQ(illegal_report.flaws[0].ply, 3);
   EXPECT_NE(illegal_report.flaws[0].detail.find("is not legal"), std::string::npos)
       << illegal_report.flaws[0].detail;
+}
+
+// Progress displays are told each stage as it starts, in order; when the limits stop the
+// solve, nothing follows it.
+TEST(VerifyTest, StagesAreReportedInOrder) {
+  Position start = FromSfen(kSwap);
+  Solver own(TestOptions());
+  std::vector<Move> intended = own.Solve(start).moves;
+  ASSERT_FALSE(intended.empty());
+  std::vector<std::string> stages;
+  auto record = [&](const char* stage) { stages.push_back(stage); };
+  Solver solver(TestOptions());
+  VerifyProblem(solver, start, int(intended.size()), intended, record);
+  EXPECT_THAT(stages, ::testing::ElementsAre("solve", "intended line", "余詰", "変同", "変化別詰"));
+
+  stages.clear();
+  VerifyProblem(solver, start, std::nullopt, {}, record);
+  EXPECT_THAT(stages, ::testing::ElementsAre("solve", "余詰", "変同", "変化別詰"));
+
+  stages.clear();
+  Solver limited(TestOptions(1000));
+  VerifyReport cut = VerifyProblem(limited, FromSfen(kZuko13), 23, {}, record);
+  ASSERT_EQ(cut.verdict, Verdict::kUnknown);
+  EXPECT_THAT(stages, ::testing::ElementsAre("solve"));
 }
 
 TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {

@@ -94,12 +94,14 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // A verification can take long (the solve, then the searches along the line): on a
   // terminal, a progress line says which problem and how far.
   ProgressLine progress(err);
-  std::string current;  // "[3/100] zukou-003", set before each problem
+  std::string current;     // "[3/100] zukou-003", set before each problem
+  const char* stage = "";  // "solve", "余詰", ...: what the verification is doing
   if (progress.enabled()) {
     options->on_progress = [&](const SearchProgress& p) {
-      progress.Show(absl::StrCat(current, "  ", FormatProgress(p)));
+      progress.Show(absl::StrCat(current, "  ", stage, "  ", FormatProgress(p)));
     };
   }
+  auto on_stage = [&](const char* name) { stage = name; };
   Solver solver(*options);
   std::map<std::string, int> verdicts;
   int exit_code = kExitOk;
@@ -126,7 +128,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       intended.push_back(*m);
       replay.DoMove(*m);
     }
-    VerifyReport report = VerifyProblem(solver, start, problem.expected_length, intended);
+    VerifyReport report = VerifyProblem(solver, start, problem.expected_length, intended, on_stage);
     progress.Clear();
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
