@@ -7,7 +7,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -673,6 +677,73 @@ TEST(VerifyCommandTest, BadLineIsReportedTheRestVerifiedAndTheStatusIsTwo) {
     ++results;
   }
   EXPECT_EQ(results, 3);
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// --out keeps each result in a file as it is known; --resume verifies only the problems the
+// file lacks, after dropping a line cut short, and the summary counts the kept ones too.
+TEST(VerifyCommandTest, OutFileKeepsResultsAndResumeVerifiesOnlyTheRest) {
+  const std::string input =
+      std::string(TSUME_SOURCE_DIR) + "/tests/testdata/batch/practical_short.txt";
+  const std::string path =
+      ::testing::TempDir() + "verify_resume_" + std::to_string(getpid()) + ".jsonl";
+  std::remove(path.c_str());
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({"--out", path, input}, out, err), kExitOk) << err.str();
+  std::vector<std::string> all = ReadLines(path);
+  ASSERT_EQ(all.size(), 10u);
+  std::set<std::string> ids;
+  for (const std::string& line : all) ids.insert(nlohmann::json::parse(line)["id"]);
+  EXPECT_EQ(ids.size(), 10u);
+
+  // Three results kept, then a line an interrupted write cut short.
+  {
+    std::ofstream cut(path, std::ios::trunc);
+    for (int i = 0; i < 3; ++i) cut << all[i] << "\n";
+    cut << R"({"id":"practical_short.txt:9","sour)";
+  }
+  std::set<std::string> kept;
+  for (int i = 0; i < 3; ++i) kept.insert(nlohmann::json::parse(all[i])["id"]);
+  std::ostringstream out2, err2;
+  ASSERT_EQ(RunVerify({"--json", "--out", path, "--resume", input}, out2, err2), kExitOk)
+      << err2.str();
+  EXPECT_NE(err2.str().find("dropping an unfinished last line"), std::string::npos) << err2.str();
+  std::istringstream printed(out2.str());
+  int verified = 0;
+  for (std::string line; std::getline(printed, line);) {
+    EXPECT_EQ(kept.count(nlohmann::json::parse(line)["id"]), 0u) << line;
+    ++verified;
+  }
+  EXPECT_EQ(verified, 7);
+  std::set<std::string> resumed;
+  std::vector<std::string> now = ReadLines(path);
+  for (const std::string& line : now) resumed.insert(nlohmann::json::parse(line)["id"]);
+  EXPECT_EQ(now.size(), 10u);
+  EXPECT_EQ(resumed, ids);
+
+  // Nothing left: nothing verified, and the summary still counts all ten.
+  std::ostringstream out3, err3;
+  ASSERT_EQ(RunVerify({"--out", path, "--resume", input}, out3, err3), kExitOk) << err3.str();
+  std::string summary = out3.str();
+  EXPECT_EQ(summary.find("nodes "), std::string::npos) << summary;
+  int counted = 0;
+  for (const char* verdict : {"sound", "flawed", "not a mate", "unknown"}) {
+    size_t at = summary.find(std::string("  ") + verdict + " ");
+    if (at != std::string::npos) counted += std::stoi(summary.substr(at + strlen(verdict) + 3));
+  }
+  EXPECT_EQ(counted, 10) << summary;
+  EXPECT_EQ(ReadLines(path).size(), 10u);
+
+  std::ostringstream out4, err4;
+  EXPECT_EQ(RunVerify({"--resume", input}, out4, err4), kExitUsage);
+  EXPECT_NE(err4.str().find("--resume needs --out"), std::string::npos) << err4.str();
+  std::remove(path.c_str());
 }
 
 TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {

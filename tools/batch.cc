@@ -374,7 +374,8 @@ std::string ResumeKey(const std::string& id, const std::string& source) {
 }
 
 absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string& path,
-                                                               std::ostream& err) {
+                                                               std::ostream& err,
+                                                               const std::string& answer_field) {
   std::vector<ordered_json> lines;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return lines;
@@ -401,7 +402,7 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
     if (row.find_first_not_of(" \t\r") == absl::string_view::npos) continue;
     ordered_json j = ordered_json::parse(row.begin(), row.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() ||
-        !j.contains("source") || !j["source"].is_string() || !j.contains("result")) {
+        !j.contains("source") || !j["source"].is_string() || !j.contains(answer_field)) {
       err << path << ":" << line_number << ": not a result line, ignored\n";
       continue;
     }

@@ -84,10 +84,11 @@ std::string ResumeKey(const std::string& id, const std::string& source);
 
 // The complete result lines of an existing results file. A trailing partial line (a crash
 // mid-write) is dropped and the file truncated to the last complete line, so appending is
-// safe; complete lines that are not result objects are reported on `err` and skipped. A missing
-// file yields no lines.
-absl::StatusOr<std::vector<nlohmann::ordered_json>> LoadAndRepairResults(const std::string& path,
-                                                                         std::ostream& err);
+// safe; complete lines that are not result objects (with `id`, `source` and `answer_field`:
+// "result" for batch, "verdict" for verify) are reported on `err` and skipped. A missing file
+// yields no lines.
+absl::StatusOr<std::vector<nlohmann::ordered_json>> LoadAndRepairResults(
+    const std::string& path, std::ostream& err, const std::string& answer_field = "result");
 
 // Runs the batch: reads the files (bad lines reported on `err` as "file:line: reason"),
 // solves, writes results and the summary. Returns the exit code: 0, 1 (a wrong answer), 2

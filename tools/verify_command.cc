@@ -1,3 +1,4 @@
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -7,6 +8,7 @@
 #include "core/notation.h"
 #include "nlohmann/json.hpp"
 #include "solver/verify.h"
+#include "tools/batch.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
 #include "tools/problem_input.h"
@@ -18,12 +20,15 @@ namespace {
 
 constexpr char kVerifyHelp[] =
     "usage: tsume verify [--time-ms N] [--nodes N] [--hash-mb N] [--json] [--format F]\n"
-    "                    (SFEN | FILE...)\n"
+    "                    [--out FILE] [--resume] (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
     "alone: 手順前後 (another mating move whose line rejoins the main line) and 変同 (another\n"
-    "defence as long as the main line's). Limits apply per problem, to the whole check.\n";
+    "defence as long as the main line's). Limits apply per problem, to the whole check.\n"
+    "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
+    "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
+    "              verification stopped by Ctrl-C is not written, so it is done again)\n";
 
 std::vector<std::string> Usi(const std::vector<Move>& moves) {
   std::vector<std::string> out;
@@ -67,7 +72,8 @@ void PrintFlaw(const Position& start, const std::vector<Move>& main_line,
 int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   std::set<std::string> value_flags = kSolveValueFlags;
   value_flags.insert("format");
-  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json"});
+  value_flags.insert("out");
+  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
     return kExitUsage;
@@ -89,6 +95,35 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   bool json = parsed->Has("json");
+  // Results kept in a file, as batch does: each written when known, so a long run stopped
+  // part way loses nothing and --resume finishes it.
+  std::string out_path = parsed->Get("out", "");
+  bool resume = parsed->Has("resume");
+  if (resume && out_path.empty()) {
+    err << "tsume verify: flag --resume needs --out FILE (the results to resume)\n";
+    return kExitUsage;
+  }
+  std::map<std::string, std::string> earlier;  // ResumeKey -> verdict
+  if (resume) {
+    absl::StatusOr<std::vector<nlohmann::ordered_json>> loaded =
+        LoadAndRepairResults(out_path, err, "verdict");
+    if (!loaded.ok()) {
+      err << "tsume verify: " << loaded.status().message() << "\n";
+      return kExitUsage;
+    }
+    for (const nlohmann::ordered_json& line : *loaded) {
+      if (!line["verdict"].is_string()) continue;
+      earlier[ResumeKey(line["id"], line["source"])] = line["verdict"];
+    }
+  }
+  std::ofstream results;
+  if (!out_path.empty()) {
+    results.open(out_path, resume ? std::ios::app : std::ios::trunc);
+    if (!results) {
+      err << "tsume verify: cannot write results file " << out_path << "\n";
+      return kExitUsage;
+    }
+  }
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
   // A verification can take long (the solve, then the searches along the line): on a
@@ -108,6 +143,10 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   int index = 0;
   for (const InputProblem& problem : *problems) {
     current = absl::StrCat("[", ++index, "/", problems->size(), "] ", problem.id);
+    if (auto it = earlier.find(ResumeKey(problem.id, problem.source)); it != earlier.end()) {
+      ++verdicts[it->second];  // verified in an earlier run
+      continue;
+    }
     if (!problem.position.ok()) {
       err << "tsume verify: " << problem.source << ": " << problem.position.status().message()
           << "\n";
@@ -132,7 +171,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     progress.Clear();
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
-    if (json) {
+    {
       nlohmann::json j;
       j["id"] = problem.id;
       j["source"] = problem.source;
@@ -158,8 +197,14 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
       j["solve_nodes"] = solution.nodes;
       j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
-      out << j.dump() << "\n";
-    } else {
+      if (json) out << j.dump() << "\n";
+      // A verification stopped by Ctrl-C is no result: --resume does it again.
+      if (results.is_open() && !interrupt.interrupted()) {
+        results << j.dump() << "\n";
+        results.flush();
+      }
+    }
+    if (!json) {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.length > 0) {
         out << "  mate in " << (solution.length_exact ? "" : "at most ") << report.length;
