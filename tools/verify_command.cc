@@ -67,6 +67,38 @@ void PrintFlaw(const Position& start, const std::vector<Move>& main_line,
   }
 }
 
+// One verification as a JSON line (the --json output and the --out file).
+nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
+                            const VerifyReport& report, const std::string& intended_error) {
+  const SolveResult& solution = report.solution;
+  nlohmann::json j;
+  j["id"] = problem.id;
+  j["source"] = problem.source;
+  j["sfen"] = start.Sfen();
+  j["verdict"] = ToString(report.verdict);
+  j["length"] = report.length;
+  // False when the limits stopped the solve before the mate was proven shortest: the
+  // length is then only a bound.
+  j["length_exact"] = report.length > 0 && solution.length_exact;
+  // A proven lower bound of the length (0: none); with length_exact, length - 2.
+  j["no_mate_within"] = solution.no_mate_within;
+  j["stated_length"] =
+      problem.expected_length ? nlohmann::json(*problem.expected_length) : nlohmann::json(nullptr);
+  j["moves"] = Usi(report.main_line);
+  j["flaws"] = FlawsToJson(report.flaws);
+  j["notes"] = FlawsToJson(report.notes);
+  if (!intended_error.empty()) j["input_error"] = intended_error;
+  j["alternatives_complete"] = report.alternatives_complete;
+  j["variations_complete"] = report.variations_complete;
+  j["side_mates_complete"] = report.side_mates_complete;
+  // The whole verification; the solve alone as well.
+  j["nodes"] = report.nodes;
+  j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
+  j["solve_nodes"] = solution.nodes;
+  j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
+  return j;
+}
+
 }  // namespace
 
 int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
@@ -171,40 +203,15 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     progress.Clear();
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
-    {
-      nlohmann::json j;
-      j["id"] = problem.id;
-      j["source"] = problem.source;
-      j["sfen"] = start.Sfen();
-      j["verdict"] = ToString(report.verdict);
-      j["length"] = report.length;
-      // False when the limits stopped the solve before the mate was proven shortest: the
-      // length is then only a bound.
-      j["length_exact"] = report.length > 0 && solution.length_exact;
-      // A proven lower bound of the length (0: none); with length_exact, length - 2.
-      j["no_mate_within"] = solution.no_mate_within;
-      j["stated_length"] = problem.expected_length ? nlohmann::json(*problem.expected_length)
-                                                   : nlohmann::json(nullptr);
-      j["moves"] = Usi(report.main_line);
-      j["flaws"] = FlawsToJson(report.flaws);
-      j["notes"] = FlawsToJson(report.notes);
-      if (!intended_error.empty()) j["input_error"] = intended_error;
-      j["alternatives_complete"] = report.alternatives_complete;
-      j["variations_complete"] = report.variations_complete;
-      j["side_mates_complete"] = report.side_mates_complete;
-      // The whole verification; the solve alone as well.
-      j["nodes"] = report.nodes;
-      j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
-      j["solve_nodes"] = solution.nodes;
-      j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
-      if (json) out << j.dump() << "\n";
-      // A verification stopped by Ctrl-C is no result: --resume does it again.
-      if (results.is_open() && !interrupt.interrupted()) {
-        results << j.dump() << "\n";
-        results.flush();
-      }
+    nlohmann::json line = ReportToJson(problem, start, report, intended_error);
+    // A verification stopped by Ctrl-C is no result: --resume does it again.
+    if (results.is_open() && !interrupt.interrupted()) {
+      results << line.dump() << "\n";
+      results.flush();
     }
-    if (!json) {
+    if (json) {
+      out << line.dump() << "\n";
+    } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.length > 0) {
         out << "  mate in " << (solution.length_exact ? "" : "at most ") << report.length;
