@@ -513,6 +513,22 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
   }
 }
 
+void FindPromotionTwins(std::span<const Move> moves, std::span<int> twins) {
+  std::fill(twins.begin(), twins.end(), -1);
+  for (int i = 0; i < int(moves.size()); ++i) {
+    Move m = moves[i];
+    if (m.is_drop() || !m.is_promotion()) continue;
+    for (int j = 0; j < int(moves.size()); ++j) {
+      Move o = moves[j];
+      if (!o.is_drop() && !o.is_promotion() && o.from() == m.from() && o.to() == m.to()) {
+        twins[i] = j;
+        twins[j] = i;
+        break;
+      }
+    }
+  }
+}
+
 NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
                            uint64_t path_key) {
   ++nodes_;
@@ -736,6 +752,25 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     return i;
   };
 
+  // A check with promotion and the same check without are mostly refuted alike: counting
+  // both disproof numbers in full counts one refutation twice, and steers the defender's
+  // choice away from such checks. A pair counts as the larger of the two (as KomoringHeights
+  // treats similar moves). Measured: 寿 17.18M -> 16.60M nodes, Microcosmos (1 GB) 84.83M ->
+  // 82.07M, Zuko at 3M nodes -0.7% in total (geometric mean -1.2%, the same problems exact),
+  // practical mate 9 and 11 (first 2000 of each) -0.3%. The defender's promotion pairs
+  // likewise: 寿 16.07M but zukou-053 +10%.
+  if (or_node) {
+    int n = int(children.size());
+    Move checks[kMaxMoves];
+    int twins[kMaxMoves];
+    for (int i = 0; i < n; ++i) checks[i] = children[i].move;
+    FindPromotionTwins({checks, size_t(n)}, {twins, size_t(n)});
+    for (int i = 0; i < n; ++i) children[i].twin = twins[i];
+  }
+  auto twin_dn = [&](int i) {
+    const Child& c = children[i];
+    return c.twin < 0 ? c.result.dn : std::max(c.result.dn, children[c.twin].result.dn);
+  };
   SquareGroups groups;
   PnDn pn = 1, dn = 1;
   while (true) {
@@ -743,9 +778,10 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (or_node) {
       pn = kInfinitePnDn;
       dn = 0;
-      for (const Child& c : children) {
+      for (int i = 0; i < int(children.size()); ++i) {
+        const Child& c = children[i];
         pn = std::min(pn, c.result.pn);
-        dn = SaturatingAdd(dn, c.result.dn);
+        if (c.twin < 0 || c.twin > i) dn = SaturatingAdd(dn, twin_dn(i));
       }
     } else {
       pn = 0;
@@ -789,7 +825,6 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     second = std::min(second, kInfinitePnDn);
     PnDn child_thpn, child_thdn;
     if (or_node) {
-      const Child& c = children[best];
       // A depth-limited search mostly disproves (each pass short of the exact length, and
       // the final one), and an OR node is disproven only once every check is: switching
       // checks early is mostly wasted, so a check runs until it is three quarters worse than
@@ -799,7 +834,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       // unbounded search, which proves, three quarters gained nothing.
       int quarters = depth == kInfiniteDepth ? 1 : 3;
       child_thpn = std::min(thpn, SecondBestThreshold(second, quarters));
-      child_thdn = ChildThreshold(thdn, dn, c.result.dn);
+      child_thdn = ChildThreshold(thdn, dn, twin_dn(best));
       if (depth <= settle_or_plies_) child_thpn = child_thdn = kInfinitePnDn;
     } else if (hypothetical_squares.None()) {
       const Child& c = children[best];

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -88,6 +89,8 @@ class DfpnSearch {
     uint64_t board_key;
     uint64_t full_key;  // board and hands (real children only)
     uint64_t path_key;
+    // OR nodes: the index of the same check with the other promotion choice (-1: none).
+    int twin = -1;
     Hand hand;  // attacker hand in the child
     NodeResult result;
     // A hypothetical capture on `square`, whatever its kind has become since.
@@ -174,6 +177,10 @@ constexpr PnDn kMaxThreshold = kPnDnCap + 1;
 PnDn SecondBestThreshold(PnDn second, int quarters = 1);
 // The threshold left to a child when the parent's own threshold binds.
 PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value);
+
+// For each move, the index of the same move with the other promotion choice, or -1 (exposed
+// for tests). An OR node counts such a pair of checks once in its disproof number.
+void FindPromotionTwins(std::span<const Move> moves, std::span<int> twins);
 
 // Proof-piece and disproof-piece rules (exposed for tests).
 // Proof pieces for a mated defender (in check, no evasion): nothing, except that when an

@@ -342,6 +342,34 @@ TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
   EXPECT_EQ(ChildThreshold(5, 9, 1), 1u);  // never below 1
 }
 
+TEST(DfpnTest, PromotionTwinsPairAMoveWithItsOtherPromotionChoice) {
+  // The silver's steps to 4c, 5c and 6c check promoted or not; its steps back and the gold
+  // drops have no twin.
+  absl::StatusOr<Position> pos = Position::FromSfen("9/4k4/9/4S4/9/9/9/9/4K4 b G 1");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  MoveList checks;
+  GenerateChecks(*pos, checks);
+  std::vector<Move> moves(checks.begin(), checks.end());
+  std::vector<int> twins(moves.size(), 7);
+  FindPromotionTwins(moves, twins);
+  auto index_of = [&](const std::string& usi) {
+    for (int i = 0; i < int(moves.size()); ++i) {
+      if (ToUsi(moves[i]) == usi) return i;
+    }
+    return -1;
+  };
+  int pairs = 0, unpaired_drops = 0;
+  for (int i = 0; i < int(moves.size()); ++i) {
+    std::string usi = ToUsi(moves[i]);
+    std::string other = usi.back() == '+' ? usi.substr(0, usi.size() - 1) : usi + "+";
+    EXPECT_EQ(twins[i], index_of(other)) << usi;
+    pairs += twins[i] >= 0;
+    unpaired_drops += moves[i].is_drop() && twins[i] == -1;
+  }
+  EXPECT_EQ(pairs, 6);  // 4c, 5c and 6c, each both ways
+  EXPECT_GT(unpaired_drops, 0);
+}
+
 TEST(RuleRowsTest, DataReadsCleanly) {
   if (!std::filesystem::exists(kRulesPath)) GTEST_SKIP() << kRulesPath << " is absent";
   EXPECT_GE(ReadProblems(kRulesPath).size(), 100u);
@@ -1119,17 +1147,11 @@ TEST(LimitsTest, MateWhoseLineTheLimitsCutShortComesWithoutALine) {
   // would end before the mate. Whatever the limit, a line given is a whole mating line.
   Position root =
       MustParse("lnRgk1snl/3pp2b1/p4+N1gp/1p4p2/2PP3p1/2p2PP2/PP6P/2+bS1S1R1/L3K2NL b GPgs2p 69");
-  int without_line = 0;
+  auto solve = [&](int64_t limit) { return Solver(Options(Rules::kGame, limit)).Solve(root); };
   for (int64_t limit = 200; limit <= 3000; limit += 100) {
     SCOPED_TRACE(limit);
-    Solver solver(Options(Rules::kGame, limit));
-    SolveResult r = solver.Solve(root);
-    if (r.status != SolveStatus::kMate) continue;
-    if (r.moves.empty()) {
-      ++without_line;
-      EXPECT_NE(r.limit, LimitReason::kNone);
-      continue;
-    }
+    SolveResult r = solve(limit);
+    if (r.status != SolveStatus::kMate || r.moves.empty()) continue;
     Position pos = root;
     for (Move m : r.moves) {
       ASSERT_TRUE(pos.IsFullyLegal(m)) << Describe(r);
@@ -1137,8 +1159,19 @@ TEST(LimitsTest, MateWhoseLineTheLimitsCutShortComesWithoutALine) {
     }
     EXPECT_TRUE(IsCheckmate(pos)) << Describe(r);
   }
-  // Some limit falls between the proof and the end of its line (else this tests nothing).
-  EXPECT_GT(without_line, 0);
+  // The least limit that proves the mate (the search is deterministic: any larger one proves
+  // it too) leaves no node to read its line out with.
+  int64_t lo = 200, hi = 3000;
+  ASSERT_EQ(solve(hi).status, SolveStatus::kMate);
+  ASSERT_NE(solve(lo).status, SolveStatus::kMate);
+  while (hi - lo > 1) {
+    int64_t mid = (lo + hi) / 2;
+    (solve(mid).status == SolveStatus::kMate ? hi : lo) = mid;
+  }
+  SolveResult first = solve(hi);
+  EXPECT_TRUE(first.moves.empty()) << Describe(first);
+  EXPECT_NE(first.limit, LimitReason::kNone);
+  EXPECT_TRUE(first.length_exact);
 }
 
 TEST(LimitsTest, ProgressIsReported) {
