@@ -513,20 +513,17 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
   }
 }
 
-void FindPromotionTwins(std::span<const Move> moves, std::span<int> twins) {
-  std::fill(twins.begin(), twins.end(), -1);
-  for (int i = 0; i < int(moves.size()); ++i) {
-    Move m = moves[i];
-    if (m.is_drop() || !m.is_promotion()) continue;
-    for (int j = 0; j < int(moves.size()); ++j) {
-      Move o = moves[j];
-      if (!o.is_drop() && !o.is_promotion() && o.from() == m.from() && o.to() == m.to()) {
-        twins[i] = j;
-        twins[j] = i;
-        break;
-      }
+int PromotionTwin(std::span<const Move> moves, int i) {
+  Move m = moves[i];
+  if (m.is_drop()) return -1;
+  for (int j = 0; j < int(moves.size()); ++j) {
+    Move o = moves[j];
+    if (j != i && !o.is_drop() && o.is_promotion() != m.is_promotion() && o.from() == m.from() &&
+        o.to() == m.to()) {
+      return j;
     }
   }
+  return -1;
 }
 
 NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node,
@@ -760,12 +757,16 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   // practical mate 9 and 11 (first 2000 of each) -0.3%. The defender's promotion pairs
   // likewise: 寿 16.07M but zukou-053 +10%.
   if (or_node) {
-    int n = int(children.size());
-    Move checks[kMaxMoves];
-    int twins[kMaxMoves];
-    for (int i = 0; i < n; ++i) checks[i] = children[i].move;
-    FindPromotionTwins({checks, size_t(n)}, {twins, size_t(n)});
-    for (int i = 0; i < n; ++i) children[i].twin = twins[i];
+    // An OR node's children are its checks, in the order of `moves`; each pair is found from
+    // its promotion.
+    std::span<const Move> checks(moves.begin(), size_t(moves.size()));
+    for (int i = 0; i < int(children.size()); ++i) {
+      if (!checks[i].is_promotion()) continue;
+      if (int j = PromotionTwin(checks, i); j >= 0) {
+        children[i].twin = j;
+        children[j].twin = i;
+      }
+    }
   }
   auto twin_dn = [&](int i) {
     const Child& c = children[i];

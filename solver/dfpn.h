@@ -178,9 +178,9 @@ PnDn SecondBestThreshold(PnDn second, int quarters = 1);
 // The threshold left to a child when the parent's own threshold binds.
 PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value);
 
-// For each move, the index of the same move with the other promotion choice, or -1 (exposed
-// for tests). An OR node counts such a pair of checks once in its disproof number.
-void FindPromotionTwins(std::span<const Move> moves, std::span<int> twins);
+// The index in `moves` of moves[i] with the other promotion choice, or -1 (exposed for tests).
+// An OR node counts such a pair of checks once in its disproof number.
+int PromotionTwin(std::span<const Move> moves, int i);
 
 // Proof-piece and disproof-piece rules (exposed for tests).
 // Proof pieces for a mated defender (in check, no evasion): nothing, except that when an

@@ -350,8 +350,8 @@ TEST(DfpnTest, PromotionTwinsPairAMoveWithItsOtherPromotionChoice) {
   MoveList checks;
   GenerateChecks(*pos, checks);
   std::vector<Move> moves(checks.begin(), checks.end());
-  std::vector<int> twins(moves.size(), 7);
-  FindPromotionTwins(moves, twins);
+  std::vector<int> twins;
+  for (int i = 0; i < int(moves.size()); ++i) twins.push_back(PromotionTwin(moves, i));
   auto index_of = [&](const std::string& usi) {
     for (int i = 0; i < int(moves.size()); ++i) {
       if (ToUsi(moves[i]) == usi) return i;

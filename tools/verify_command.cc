@@ -226,11 +226,12 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
                              : solution.length_exact               ? " before its line was read out"
                                                      : " before the mate was proven shortest";
         // Stopped before the searches along the line: the line is the proof's.
-        const char* line = report.main_line_searched || report.main_line.empty()
-                               ? ""
-                               : "; the line is its proof's, whose defences are not proven longest";
-        out << "  (the " << ToString(solution.limit) << " limit stopped the solve" << before << line
-            << ")\n";
+        const char* proofs_line =
+            report.main_line_searched || report.main_line.empty()
+                ? ""
+                : "; the line is its proof's, whose defences are not proven longest";
+        out << "  (the " << ToString(solution.limit) << " limit stopped the solve" << before
+            << proofs_line << ")\n";
       }
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
       if (!intended_error.empty()) out << "  " << intended_error << "\n";
