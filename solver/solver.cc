@@ -156,6 +156,7 @@ class SolveRun {
           }
           if (shallow.proven()) {
             best_length_ = shallow.length;
+            NoteFirstMate(shallow.length);
             std::vector<Move> line;
             lower_bound_known_ = true;  // the step before disproved a mate two plies shorter
             bool whole = ExtractLine(root, shallow.length, true, 0, line);
@@ -199,6 +200,7 @@ class SolveRun {
     }
     int length = r.length;
     best_length_ = length;
+    NoteFirstMate(length);
     bool exact = false;
     // A line for each mate proven, read out while the proof is fresh in the table, so that
     // running out of limits in the exact passes still leaves a mate with its line.
@@ -221,11 +223,19 @@ class SolveRun {
         // limits should leave (zukou-021's first mate, 25 plies, takes about a million nodes
         // to read out, and its pass then runs out of time).
         NodeResult shorter;
+        ExactPass& pass = exact_passes_.emplace_back();
+        pass.within = length - 2;
         for (int64_t slice = search_.nodes();; slice *= 2) {
+          int64_t pass_start = search_.nodes();
           shorter = MostlyDisprovingRun(root, length - 2, true, 0, found ? 0 : slice);
+          pass.nodes += search_.nodes() - pass_start;
           if (found || shorter.proven() || shorter.disproven() || search_.limit_reached()) break;
           found = ProofLine(root, length, std::max(budget, slice / 2));
         }
+        pass.status = shorter.proven()      ? SolveStatus::kMate
+                      : shorter.disproven() ? SolveStatus::kNoMate
+                                            : SolveStatus::kUnknown;
+        if (shorter.proven()) pass.length = shorter.length;
         if (shorter.proven()) {
           length = shorter.length;
           best_length_ = length;
@@ -318,7 +328,15 @@ class SolveRun {
     }
     result.nodes = search_.nodes();
     result.elapsed = absl::Now() - start_;
+    result.first_mate_length = first_mate_length_;
+    result.first_mate_nodes = first_mate_nodes_;
+    result.exact_passes = exact_passes_;
     return result;
+  }
+
+  void NoteFirstMate(int length) {
+    first_mate_length_ = length;
+    first_mate_nodes_ = search_.nodes();
   }
 
   // Identifies the moves that led to pos, for the path-keyed repetition results.
@@ -645,6 +663,9 @@ class SolveRun {
   int best_length_ = 0;             // the shortest mate proven so far, for progress reports
   int disproven_within_ = -1;       // the deepest "no mate within" proven at the root
   std::vector<Move> best_line_;     // the line of the last mate read out, for progress reports
+  int first_mate_length_ = 0;       // for SolveResult's account of the exact passes
+  int64_t first_mate_nodes_ = 0;
+  std::vector<ExactPass> exact_passes_;
 };
 
 class Solver::Impl {

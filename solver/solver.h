@@ -49,6 +49,14 @@ struct SolveOptions {
 enum class SolveStatus { kMate, kNoMate, kUnknown };
 enum class LimitReason { kNone, kNodes, kTime, kStopped };
 
+// One pass of the exact-length search: is there a mate within `within` plies?
+struct ExactPass {
+  int within = 0;
+  SolveStatus status = SolveStatus::kUnknown;  // kUnknown: the limits ended it
+  int length = 0;                              // the mate proven, when kMate
+  int64_t nodes = 0;                           // searched in the pass
+};
+
 const char* ToString(SolveStatus s);  // "mate", "nomate", "unknown"
 const char* ToString(LimitReason r);  // "", "nodes", "time", "stopped"
 
@@ -71,6 +79,12 @@ struct SolveResult {
   int64_t nodes = 0;
   absl::Duration elapsed;
   double hashfull = 0;
+  // Where an exact length's nodes went. The first mate proven (0: none), with the nodes
+  // searched by then; when it was not yet known to be shortest, the passes that followed,
+  // each for a mate two plies shorter than the last one proven.
+  int first_mate_length = 0;
+  int64_t first_mate_nodes = 0;
+  std::vector<ExactPass> exact_passes;
 };
 
 // One solver owns its table; reuse it for several problems (the table is cleared per problem,

@@ -90,9 +90,11 @@ TEST(BatchTest, WritesOneCompleteLinePerProblem) {
   std::vector<ordered_json> lines = ParseLines(ReadFile(out_path));
   ASSERT_EQ(lines.size(), input.size());
 
+  // first_mate and exact_passes too, as every problem here is a mate.
   const std::set<std::string> kAlways = {
-      "id",           "source",         "sfen",  "expected_length", "expected", "result", "length",
-      "length_exact", "no_mate_within", "match", "nodes",           "time_ms",  "nps",    "moves"};
+      "id",     "source",       "sfen",           "expected_length", "expected", "result",
+      "length", "length_exact", "no_mate_within", "match",           "nodes",    "time_ms",
+      "nps",    "moves",        "first_mate",     "exact_passes"};
   std::set<std::string> sources;
   for (const ordered_json& line : lines) {
     std::set<std::string> keys;
@@ -119,6 +121,8 @@ TEST(BatchTest, WritesOneCompleteLinePerProblem) {
     EXPECT_EQ(line["length"], stated) << source;
     EXPECT_EQ(line["length_exact"], true) << source;
     EXPECT_EQ(line["match"], true) << source;
+    EXPECT_GE(line["first_mate"]["length"].get<int>(), stated) << source;
+    EXPECT_LE(line["first_mate"]["nodes"], line["nodes"]) << source;
     EXPECT_GT(line["nodes"].get<int64_t>(), 0);
     EXPECT_GE(line["time_ms"].get<double>(), 0.0);
     EXPECT_GE(line["nps"].get<int64_t>(), 0);

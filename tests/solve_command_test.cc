@@ -66,6 +66,34 @@ TEST(SolveCommandTest, GoodFileGivesStatusZero) {
   EXPECT_EQ(JsonLines(run.out).size(), 10u);
 }
 
+// JSON accounts for an exact length: the first mate and each pass for a shorter one (zukou-034:
+// 19 plies first, 17 exact). A no-mate has neither.
+TEST(SolveCommandTest, JsonCarriesTheFirstMateAndTheExactPasses) {
+  CommandRun run = Solve({"--json", "9/7lS/7pb/5S1B1/5rgk1/8p/4+R2G1/9/9 b SN2gs3n3l16p 1"});
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  std::vector<nlohmann::json> lines = JsonLines(run.out);
+  ASSERT_EQ(lines.size(), 1u);
+  const nlohmann::json& mate = lines[0];
+  ASSERT_EQ(mate["result"], "mate") << mate.dump();
+  EXPECT_EQ(mate["length"], 17);
+  EXPECT_EQ(mate["first_mate"]["length"], 19) << mate.dump();
+  EXPECT_GT(mate["first_mate"]["nodes"].get<int64_t>(), 0);
+  const nlohmann::json& passes = mate["exact_passes"];
+  ASSERT_EQ(passes.size(), 2u) << mate.dump();
+  EXPECT_EQ(passes[0]["within"], 17);
+  EXPECT_EQ(passes[0]["result"], "mate");
+  EXPECT_EQ(passes[0]["length"], 17);
+  EXPECT_EQ(passes[1]["within"], 15);
+  EXPECT_EQ(passes[1]["result"], "nomate");
+  EXPECT_FALSE(passes[1].contains("length"));
+  run = Solve({"--json", "4k4/9/9/9/9/9/9/9/9 b P 1"});
+  lines = JsonLines(run.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["result"], "nomate") << lines[0].dump();
+  EXPECT_FALSE(lines[0].contains("first_mate"));
+  EXPECT_FALSE(lines[0].contains("exact_passes"));
+}
+
 // zukou-008: no mate found in the first seconds, so a progress line is due.
 constexpr char kSlowSfen[] = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
 

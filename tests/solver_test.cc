@@ -853,6 +853,58 @@ TEST(ZukouTest, ShortClassicsSolveWithTheirStatedLength) {
   EXPECT_EQ(solved, int(ids.size()));
 }
 
+// The account of an exact length: the first mate proven, then one pass per shorter mate, each
+// looking for a mate two plies shorter than the last found, until one proves there is none.
+// zukou-082's first mate is 35 plies and a pass jumps from 29 to 19; zukou-034's is 19.
+TEST(ZukouTest, ExactPassesAccountForTheLengthFromTheFirstMate) {
+  std::vector<Problem> problems = ReadProblems(kZukouPath);
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  std::vector<std::string> ids = {"zukou-034", "zukou-082"};
+  if (kSanitized) ids.resize(1);
+  int checked = 0;
+  Solver solver(Options(Rules::kTsume, 0, 64));
+  for (const Problem& p : problems) {
+    if (std::find(ids.begin(), ids.end(), p.id) == ids.end()) continue;
+    SCOPED_TRACE(p.id);
+    SolveResult r = solver.Solve(MustParse(p.sfen));
+    ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+    ASSERT_TRUE(r.length_exact);
+    EXPECT_GT(r.first_mate_length, r.length);
+    EXPECT_LT(r.first_mate_nodes, r.nodes);
+    ASSERT_FALSE(r.exact_passes.empty());
+    int last_mate = r.first_mate_length;
+    int64_t pass_nodes = 0;
+    for (size_t i = 0; i < r.exact_passes.size(); ++i) {
+      const ExactPass& pass = r.exact_passes[i];
+      EXPECT_EQ(pass.within, last_mate - 2);
+      EXPECT_GT(pass.nodes, 0);
+      pass_nodes += pass.nodes;
+      if (i + 1 < r.exact_passes.size()) {
+        ASSERT_EQ(pass.status, SolveStatus::kMate);
+        EXPECT_LE(pass.length, pass.within);
+        last_mate = pass.length;
+      } else {
+        EXPECT_EQ(pass.status, SolveStatus::kNoMate);
+      }
+    }
+    EXPECT_EQ(last_mate, r.length);
+    EXPECT_LE(pass_nodes, r.nodes - r.first_mate_nodes);
+    ++checked;
+  }
+  EXPECT_EQ(checked, int(ids.size()));
+}
+
+// A mate the depth-limited search finds first is exact at once: no passes.
+TEST(LimitsTest, MateFoundByDeepeningNeedsNoExactPasses) {
+  Solver solver(Options(Rules::kGame));
+  SolveResult r = solver.Solve(MustParse("pk7/9/G8/2LKP4/9/9/9/9/9 b Bn 1"));
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  EXPECT_EQ(r.length, 3);
+  EXPECT_EQ(r.first_mate_length, 3);
+  EXPECT_GT(r.first_mate_nodes, 0);
+  EXPECT_TRUE(r.exact_passes.empty());
+}
+
 // Among equally long defences the line takes one that leaves the attacker nothing in hand.
 // zukou-007 (15 plies as we count; see solver_slow_test.cc) has longest lines that leave a
 // piece over (the first one found, the line reported before this rule) and one that does not.

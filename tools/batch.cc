@@ -19,6 +19,7 @@
 #include "tools/progress.h"
 #include "tools/report.h"
 #include "tools/solve_flags.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -364,6 +365,7 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   j["moves"] = std::move(moves);
   if (ok && result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
   if (!ok) j["error"] = std::string(position.status().message());
+  if (ok) AddExactPasses(result, j);
   StatementCheck v = JudgeResult(j);
   if (v.match) j["match"] = *v.match;
   return j;

@@ -78,6 +78,7 @@ nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& po
   j["nps"] = NodesPerSecond(result);
   j["hashfull"] = result.hashfull;
   if (result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
+  AddExactPasses(result, j);
   return j;
 }
 

@@ -15,6 +15,25 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
 nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,
                                  const SolveResult& result);
 
+// Where the nodes of a solve that proved a mate went: "first_mate" {length, nodes} and
+// "exact_passes", one {within, result, length (when a mate), nodes} per pass. Nothing when no
+// mate was proven. Json: nlohmann::json or nlohmann::ordered_json.
+template <typename Json>
+void AddExactPasses(const SolveResult& result, Json& j) {
+  if (result.first_mate_length <= 0) return;
+  j["first_mate"] = {{"length", result.first_mate_length}, {"nodes", result.first_mate_nodes}};
+  Json passes = Json::array();
+  for (const ExactPass& pass : result.exact_passes) {
+    Json p;
+    p["within"] = pass.within;
+    p["result"] = ToString(pass.status);
+    if (pass.status == SolveStatus::kMate) p["length"] = pass.length;
+    p["nodes"] = pass.nodes;
+    passes.push_back(std::move(p));
+  }
+  j["exact_passes"] = std::move(passes);
+}
+
 }  // namespace tsume
 
 #endif  // TSUME_TOOLS_SOLVE_OUTPUT_H_
