@@ -235,8 +235,8 @@ class SolveRun {
         pass.status = shorter.proven()      ? SolveStatus::kMate
                       : shorter.disproven() ? SolveStatus::kNoMate
                                             : SolveStatus::kUnknown;
-        if (shorter.proven()) pass.length = shorter.length;
         if (shorter.proven()) {
+          pass.length = shorter.length;
           length = shorter.length;
           best_length_ = length;
           if (std::optional<FoundLine> line = ProofLine(root, length, budget)) found = line;
