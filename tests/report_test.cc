@@ -313,6 +313,76 @@ TEST(ReportLoadTest, FieldTypesAreChecked) {
   EXPECT_EQ(ok->limit, "time");
 }
 
+// A mate's nodes by stage: first_mate's nodes, and its passes by result (mate: a shorter mate;
+// nomate or unknown: none shorter, or a limit ended the pass).
+TEST(ReportLoadTest, NodeSplitIsReadFromTheFirstMateAndThePasses) {
+  absl::StatusOr<ProblemResult> r =
+      ParseResultLine(R"({"id":"a","result":"mate","length":17,"time_ms":1,"nodes":1000,)"
+                      R"("first_mate":{"length":21,"nodes":300},"exact_passes":[)"
+                      R"({"within":19,"result":"mate","length":17,"nodes":40},)"
+                      R"({"within":15,"result":"nomate","nodes":500}]})");
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->split.has_value());
+  EXPECT_EQ(r->split->first_mate, 300);
+  EXPECT_EQ(r->split->shorter, 40);
+  EXPECT_EQ(r->split->no_shorter, 500);
+
+  // Older lines, and results other than a mate, have none.
+  r = ParseResultLine(R"({"id":"a","result":"mate","length":1,"time_ms":1})");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->split.has_value());
+  r = ParseResultLine(
+      R"({"id":"a","result":"unknown","time_ms":1,"first_mate":{"length":9,"nodes":5}})");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->split.has_value());
+
+  for (const char* bad :
+       {R"({"id":"a","result":"mate","length":1,"time_ms":1,"first_mate":3})",
+        R"({"id":"a","result":"mate","length":1,"time_ms":1,"first_mate":{"length":1}})",
+        R"({"id":"a","result":"mate","length":1,"time_ms":1,"first_mate":{"nodes":1},)"
+        R"("exact_passes":{}})",
+        R"({"id":"a","result":"mate","length":1,"time_ms":1,"first_mate":{"nodes":1},)"
+        R"("exact_passes":[{"result":"mate"}]})"}) {
+    absl::StatusOr<ProblemResult> parsed = ParseResultLine(bad);
+    EXPECT_FALSE(parsed.ok()) << bad;
+    EXPECT_THAT(parsed.status().message(),
+                testing::AnyOf(HasSubstr("first_mate"), HasSubstr("exact_passes")));
+  }
+}
+
+TEST(ReportSummaryTest, NodeSplitSumsTheMatesStages) {
+  std::istringstream lines(R"({"id":"a","result":"mate","length":3,"time_ms":1,"nodes":100,)"
+                           R"("first_mate":{"length":3,"nodes":90},"exact_passes":[]})"
+                           "\n"
+                           R"({"id":"b","result":"mate","length":17,"time_ms":1,"nodes":900,)"
+                           R"("first_mate":{"length":21,"nodes":210},"exact_passes":[)"
+                           R"({"within":19,"result":"mate","length":17,"nodes":100},)"
+                           R"({"within":15,"result":"nomate","nodes":500}]})"
+                           "\n"
+                           R"({"id":"c","result":"unknown","time_ms":1,"nodes":5000})"
+                           "\n");
+  Summary summary = Summarize(ParseResults(lines, "split.jsonl"));
+  EXPECT_EQ(summary.split_problems, 2);
+  EXPECT_EQ(summary.split_nodes, 1000);
+  EXPECT_EQ(summary.split.first_mate, 300);
+  EXPECT_EQ(summary.split.shorter, 100);
+  EXPECT_EQ(summary.split.no_shorter, 500);
+  EXPECT_THAT(FormatSummaryText(summary),
+              HasSubstr("nodes of the 2 mates: first mate 30.0%, passes to shorter mates 10.0%, "
+                        "passes finding none 50.0%, reading lines out 10.0%\n"));
+  nlohmann::json j = NodeSplitToJson(summary);
+  EXPECT_EQ(j["problems"], 2);
+  EXPECT_EQ(j["nodes"], 1000);
+  EXPECT_EQ(j["first_mate"], 300);
+  EXPECT_EQ(j["shorter_passes"], 100);
+  EXPECT_EQ(j["no_shorter_passes"], 500);
+
+  Summary none = Summarize(Load("results.jsonl"));
+  EXPECT_EQ(none.split_problems, 0);
+  EXPECT_TRUE(NodeSplitToJson(none).is_null());
+  EXPECT_THAT(FormatSummaryText(none), Not(HasSubstr("nodes of the")));
+}
+
 TEST(ReportLoadTest, UnreadableFileIsAnError) {
   absl::StatusOr<RunResults> run = LoadResults(Fixture("no-such-file.jsonl"));
   ASSERT_FALSE(run.ok());

@@ -54,6 +54,34 @@ absl::Status ReadInt(const json& j, const std::string& name, int64_t min, int64_
   return absl::OkStatus();
 }
 
+// A mate's first_mate {length, nodes} and exact_passes [{result, nodes, ...}] into r.split;
+// absent fields leave it unset.
+absl::Status ReadNodeSplit(const json& j, ProblemResult& r) {
+  auto first = j.find("first_mate");
+  if (first == j.end() || first->is_null() || r.result != Outcome::kMate) return absl::OkStatus();
+  if (!first->is_object()) return FieldError("first_mate", "expected an object");
+  std::optional<int64_t> nodes;
+  if (absl::Status s = ReadInt(*first, "nodes", 0, INT64_MAX, &nodes); !s.ok() || !nodes) {
+    return FieldError("first_mate", "needs a whole number of nodes");
+  }
+  NodeSplit split;
+  split.first_mate = *nodes;
+  if (auto passes = j.find("exact_passes"); passes != j.end() && !passes->is_null()) {
+    if (!passes->is_array()) return FieldError("exact_passes", "expected an array");
+    for (const json& pass : *passes) {
+      std::optional<int64_t> pass_nodes;
+      std::string result;
+      if (!pass.is_object() || !ReadInt(pass, "nodes", 0, INT64_MAX, &pass_nodes).ok() ||
+          !pass_nodes || !ReadString(pass, "result", true, &result).ok()) {
+        return FieldError("exact_passes", "each pass needs a result and a whole number of nodes");
+      }
+      (result == "mate" ? split.shorter : split.no_shorter) += *pass_nodes;
+    }
+  }
+  r.split = split;
+  return absl::OkStatus();
+}
+
 std::string ShortJsonMessage(const std::string& what) {
   // nlohmann prefixes "[json.exception.parse_error.101] "; the reader does not need it.
   size_t close = what.find("] ");
@@ -562,6 +590,7 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   }
   if (absl::Status s = ReadString(j, "limit", false, &r.limit); !s.ok()) return s;
   if (absl::Status s = ReadString(j, "error", false, &r.error); !s.ok()) return s;
+  if (absl::Status s = ReadNodeSplit(j, r); !s.ok()) return s;
   return r;
 }
 
@@ -642,6 +671,14 @@ Summary Summarize(const RunResults& run) {
   }
   if (!unstated.empty()) summary.rows.push_back(MakeRow("none", unstated));
   summary.rows.push_back(MakeRow("all", all));
+  for (const ProblemResult& p : run.problems) {
+    if (!p.split) continue;
+    ++summary.split_problems;
+    summary.split_nodes += p.nodes;
+    summary.split.first_mate += p.split->first_mate;
+    summary.split.shorter += p.split->shorter;
+    summary.split.no_shorter += p.split->no_shorter;
+  }
   return summary;
 }
 
@@ -661,6 +698,17 @@ std::string FormatSummaryText(const Summary& summary) {
       line += i == 0 ? cells[i] + pad : "  " + pad + cells[i];
     }
     absl::StrAppend(&out, line, "\n");
+  }
+  if (summary.split_problems > 0) {
+    // The exact length's cost beside the first mate's: in long problems the passes dominate.
+    double total = double(std::max<int64_t>(summary.split_nodes, 1));
+    const NodeSplit& s = summary.split;
+    int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
+    absl::StrAppendFormat(&out,
+                          "nodes of the %d mates: first mate %.1f%%, passes to shorter mates "
+                          "%.1f%%, passes finding none %.1f%%, reading lines out %.1f%%\n",
+                          summary.split_problems, 100 * s.first_mate / total,
+                          100 * s.shorter / total, 100 * s.no_shorter / total, 100 * rest / total);
   }
   return out;
 }
@@ -685,6 +733,15 @@ json SummaryToJson(const Summary& summary) {
                     {"nps", r.nodes_per_second}});
   }
   return rows;
+}
+
+json NodeSplitToJson(const Summary& summary) {
+  if (summary.split_problems == 0) return nullptr;
+  return {{"problems", summary.split_problems},
+          {"nodes", summary.split_nodes},
+          {"first_mate", summary.split.first_mate},
+          {"shorter_passes", summary.split.shorter},
+          {"no_shorter_passes", summary.split.no_shorter}};
 }
 
 // --- Comparison ----------------------------------------------------------------------------

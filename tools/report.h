@@ -31,6 +31,13 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err);
 
 enum class Outcome { kMate, kNoMate, kUnknown, kError };
 
+// A mate's nodes by stage, from batch's first_mate and exact_passes.
+struct NodeSplit {
+  int64_t first_mate = 0;  // searched until the first mate was proven
+  int64_t shorter = 0;     // passes that proved a shorter mate
+  int64_t no_shorter = 0;  // passes that proved none shorter, or that a limit ended
+};
+
 // One line of a results file.
 struct ProblemResult {
   std::string id;
@@ -48,7 +55,8 @@ struct ProblemResult {
   std::vector<std::string> moves;
   std::string limit;  // "nodes", "time", "stopped" or empty
   std::string error;
-  int line = 0;  // line in the results file, 1-based
+  int line = 0;                    // line in the results file, 1-based
+  std::optional<NodeSplit> split;  // for a mate, when the line records its first mate
 };
 
 struct RunResults {
@@ -93,11 +101,19 @@ struct SummaryRow {
 
 struct Summary {
   std::vector<SummaryRow> rows;  // by stated length ascending, then "none", then "all"
+  // Over the mates whose lines record their first mate: how many, their nodes in all, and
+  // those nodes by stage (the rest went into reading lines out).
+  int split_problems = 0;
+  int64_t split_nodes = 0;
+  NodeSplit split;
 };
 
 Summary Summarize(const RunResults& run);
+// The table, then (when any mate records it) one line on where the mates' nodes went.
 std::string FormatSummaryText(const Summary& summary);
-nlohmann::json SummaryToJson(const Summary& summary);
+nlohmann::json SummaryToJson(const Summary& summary);  // the table's rows
+// {problems, nodes, first_mate, shorter_passes, no_shorter_passes}; null when no mate records it.
+nlohmann::json NodeSplitToJson(const Summary& summary);
 
 // A problem whose found mate length differs between the runs.
 struct LengthChange {

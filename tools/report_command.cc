@@ -54,10 +54,12 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err) {
 
   if (parsed->Has("json")) {
     auto run_json = [](const RunResults& run) {
+      Summary summary = Summarize(run);
       return nlohmann::json{{"path", run.path},
                             {"problems", run.problems.size()},
                             {"bad_lines", run.bad_lines.size()},
-                            {"summary", SummaryToJson(Summarize(run))}};
+                            {"summary", SummaryToJson(summary)},
+                            {"node_split", NodeSplitToJson(summary)}};
     };
     nlohmann::json j = {{"results", run_json(results)}};
     if (baseline) {
