@@ -361,7 +361,8 @@ TEST(ReportSummaryTest, NodeSplitSumsTheMatesStages) {
                            "\n"
                            R"({"id":"c","result":"unknown","time_ms":1,"nodes":5000})"
                            "\n");
-  Summary summary = Summarize(ParseResults(lines, "split.jsonl"));
+  RunResults run = ParseResults(lines, "split.jsonl");
+  Summary summary = Summarize(run);
   EXPECT_EQ(summary.split_problems, 2);
   EXPECT_EQ(summary.split_nodes, 1000);
   EXPECT_EQ(summary.split.first_mate, 300);
@@ -370,6 +371,8 @@ TEST(ReportSummaryTest, NodeSplitSumsTheMatesStages) {
   EXPECT_THAT(FormatSummaryText(summary),
               HasSubstr("nodes of the 2 mates: first mate 30.0%, passes to shorter mates 10.0%, "
                         "passes finding none 50.0%, reading lines out 10.0%\n"));
+  EXPECT_THAT(RenderHtml(run, nullptr),
+              HasSubstr("<p class=\"split\">nodes of the 2 mates: first mate 30.0%"));
   nlohmann::json j = NodeSplitToJson(summary);
   EXPECT_EQ(j["problems"], 2);
   EXPECT_EQ(j["nodes"], 1000);
@@ -381,6 +384,7 @@ TEST(ReportSummaryTest, NodeSplitSumsTheMatesStages) {
   EXPECT_EQ(none.split_problems, 0);
   EXPECT_TRUE(NodeSplitToJson(none).is_null());
   EXPECT_THAT(FormatSummaryText(none), Not(HasSubstr("nodes of the")));
+  EXPECT_THAT(RenderHtml(Load("results.jsonl"), nullptr), Not(HasSubstr("nodes of the")));
 }
 
 TEST(ReportLoadTest, UnreadableFileIsAnError) {

@@ -439,6 +439,20 @@ std::string CactusPlot(const std::vector<PlotRun>& runs) {
   return s.str();
 }
 
+// Where the mates' nodes went, as one sentence (empty when no line records a first mate): the
+// exact length's cost beside the first mate's, which in long problems it dwarfs.
+std::string NodeSplitSentence(const Summary& summary) {
+  if (summary.split_problems == 0) return "";
+  double total = double(std::max<int64_t>(summary.split_nodes, 1));
+  const NodeSplit& s = summary.split;
+  int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
+  return absl::StrFormat(
+      "nodes of the %d mates: first mate %.1f%%, passes to shorter mates %.1f%%, passes finding "
+      "none %.1f%%, reading lines out %.1f%%",
+      summary.split_problems, 100 * s.first_mate / total, 100 * s.shorter / total,
+      100 * s.no_shorter / total, 100 * rest / total);
+}
+
 void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
   s << "<table class=\"summary\">\n<thead><tr>";
   for (const std::string& h : SummaryHeader()) s << "<th>" << Escape(h) << "</th>";
@@ -449,6 +463,9 @@ void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
     s << "</tr>\n";
   }
   s << "</tbody>\n</table>\n";
+  if (std::string split = NodeSplitSentence(summary); !split.empty()) {
+    s << "<p class=\"split\">" << Escape(split) << "</p>\n";
+  }
 }
 
 void HtmlKeyList(std::ostringstream& s, const std::string& title,
@@ -699,16 +716,8 @@ std::string FormatSummaryText(const Summary& summary) {
     }
     absl::StrAppend(&out, line, "\n");
   }
-  if (summary.split_problems > 0) {
-    // The exact length's cost beside the first mate's: in long problems the passes dominate.
-    double total = double(std::max<int64_t>(summary.split_nodes, 1));
-    const NodeSplit& s = summary.split;
-    int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
-    absl::StrAppendFormat(&out,
-                          "nodes of the %d mates: first mate %.1f%%, passes to shorter mates "
-                          "%.1f%%, passes finding none %.1f%%, reading lines out %.1f%%\n",
-                          summary.split_problems, 100 * s.first_mate / total,
-                          100 * s.shorter / total, 100 * s.no_shorter / total, 100 * rest / total);
+  if (std::string split = NodeSplitSentence(summary); !split.empty()) {
+    absl::StrAppend(&out, split, "\n");
   }
   return out;
 }
