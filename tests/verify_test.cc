@@ -659,6 +659,10 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   EXPECT_GT(j["nodes"].get<int64_t>(), j["solve_nodes"].get<int64_t>());
   EXPECT_GE(j["time_ms"].get<double>(), j["solve_time_ms"].get<double>());
   EXPECT_TRUE(j["variations_complete"].get<bool>());
+  // Where the solve's nodes went, as solve --json gives it.
+  EXPECT_GE(j["first_mate"]["length"].get<int>(), j["length"].get<int>());
+  EXPECT_LE(j["first_mate"]["nodes"], j["solve_nodes"]);
+  EXPECT_TRUE(j["exact_passes"].is_array());
 }
 
 // A bad line in a file is reported with its file and line and skipped; the other problems

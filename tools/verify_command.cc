@@ -14,6 +14,7 @@
 #include "tools/problem_input.h"
 #include "tools/progress.h"
 #include "tools/solve_flags.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -96,6 +97,7 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
   j["solve_nodes"] = solution.nodes;
   j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
+  AddExactPasses(solution, j);  // where the solve's nodes went
   return j;
 }
 
