@@ -60,6 +60,13 @@ void RunWithLargeStack(const std::function<void()>& fn) {
   pthread_attr_destroy(&attr);
 }
 
+// A search's answer as a solve reports it.
+SolveStatus StatusOf(const NodeResult& r) {
+  return r.proven()      ? SolveStatus::kMate
+         : r.disproven() ? SolveStatus::kNoMate
+                         : SolveStatus::kUnknown;
+}
+
 }  // namespace
 
 // The table's unknown entries of the two kinds of search are kept apart.
@@ -232,9 +239,7 @@ class SolveRun {
           if (found || shorter.proven() || shorter.disproven() || search_.limit_reached()) break;
           found = ProofLine(root, length, std::max(budget, slice / 2));
         }
-        pass.status = shorter.proven()      ? SolveStatus::kMate
-                      : shorter.disproven() ? SolveStatus::kNoMate
-                                            : SolveStatus::kUnknown;
+        pass.status = StatusOf(shorter);
         if (shorter.proven()) {
           pass.length = shorter.length;
           length = shorter.length;
@@ -701,9 +706,7 @@ SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker
   Position copy = pos;
   NodeResult r;
   RunWithLargeStack([&] { r = impl_->run->Query(copy, max_plies, attacker_to_move); });
-  return r.proven()      ? SolveStatus::kMate
-         : r.disproven() ? SolveStatus::kNoMate
-                         : SolveStatus::kUnknown;
+  return StatusOf(r);
 }
 
 std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool attacker_to_move,

@@ -92,6 +92,20 @@ std::string ShortJsonMessage(const std::string& what) {
 
 // --- Statistics ----------------------------------------------------------------------------
 
+// Where the mates' nodes went, as one sentence (empty when no line records a first mate): the
+// exact length's cost beside the first mate's, which in long problems it dwarfs.
+std::string NodeSplitSentence(const Summary& summary) {
+  if (summary.split_problems == 0) return "";
+  double total = double(std::max<int64_t>(summary.split_nodes, 1));
+  const NodeSplit& s = summary.split;
+  int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
+  return absl::StrFormat(
+      "nodes of the %d mates: first mate %.1f%%, passes to shorter mates %.1f%%, passes finding "
+      "none %.1f%%, reading lines out %.1f%%",
+      summary.split_problems, 100 * s.first_mate / total, 100 * s.shorter / total,
+      100 * s.no_shorter / total, 100 * rest / total);
+}
+
 double Median(const std::vector<double>& sorted) {
   if (sorted.empty()) return 0;
   size_t n = sorted.size();
@@ -437,20 +451,6 @@ std::string CactusPlot(const std::vector<PlotRun>& runs) {
   Legend(s, runs, /*lines=*/true);
   s << "</svg>\n";
   return s.str();
-}
-
-// Where the mates' nodes went, as one sentence (empty when no line records a first mate): the
-// exact length's cost beside the first mate's, which in long problems it dwarfs.
-std::string NodeSplitSentence(const Summary& summary) {
-  if (summary.split_problems == 0) return "";
-  double total = double(std::max<int64_t>(summary.split_nodes, 1));
-  const NodeSplit& s = summary.split;
-  int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
-  return absl::StrFormat(
-      "nodes of the %d mates: first mate %.1f%%, passes to shorter mates %.1f%%, passes finding "
-      "none %.1f%%, reading lines out %.1f%%",
-      summary.split_problems, 100 * s.first_mate / total, 100 * s.shorter / total,
-      100 * s.no_shorter / total, 100 * rest / total);
 }
 
 void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
