@@ -117,6 +117,8 @@ class Solver {
                              std::vector<Move> preferred = {});
   // True when the last query stopped on a limit.
   bool limit_reached() const;
+  // Which limit stopped the last query (kNone: none did).
+  LimitReason limit_reason() const;
   // Nodes searched by the last Solve and every follow-up query since (0 before any).
   int64_t nodes() const;
 

@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,13 +22,17 @@ namespace tsume {
 namespace {
 
 constexpr char kVerifyHelp[] =
-    "usage: tsume verify [--time-ms N] [--nodes N] [--hash-mb N] [--json] [--format F]\n"
-    "                    [--out FILE] [--resume] (SFEN | FILE...)\n"
+    "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
+    "                    [--format F] [--out FILE] [--resume] (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
     "alone: 手順前後 (another mating move whose line rejoins the main line) and 変同 (another\n"
     "defence as long as the main line's). Limits apply per problem, to the whole check.\n"
+    "  --total-time-ms N  the whole run within N ms: each problem first gets --time-ms\n"
+    "              (without it, an equal share of N); those the time left unknown are then\n"
+    "              verified again, each with an equal share of the time left, and written\n"
+    "              with that result\n"
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n";
@@ -70,7 +76,8 @@ void PrintFlaw(const Position& start, const std::vector<Move>& main_line,
 
 // One verification as a JSON line (the --json output and the --out file).
 nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
-                            const VerifyReport& report, const std::string& intended_error) {
+                            const VerifyReport& report, const std::string& intended_error,
+                            absl::Duration time_limit, int tries) {
   const SolveResult& solution = report.solution;
   nlohmann::json j;
   j["id"] = problem.id;
@@ -98,6 +105,12 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   j["solve_nodes"] = solution.nodes;
   j["solve_time_ms"] = absl::ToDoubleMilliseconds(solution.elapsed);
   AddExactPasses(solution, j);  // where the solve's nodes went
+  // The time this verification had (null: no limit), and whether it was the second try of
+  // a --total-time-ms run.
+  j["time_limit_ms"] = time_limit == absl::InfiniteDuration()
+                           ? nlohmann::json(nullptr)
+                           : nlohmann::json(absl::ToInt64Milliseconds(time_limit));
+  j["tries"] = tries;
   return j;
 }
 
@@ -107,6 +120,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   std::set<std::string> value_flags = kSolveValueFlags;
   value_flags.insert("format");
   value_flags.insert("out");
+  value_flags.insert("total-time-ms");
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
@@ -122,6 +136,11 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   options->rules = Rules::kTsume;
+  absl::StatusOr<int64_t> total_ms = parsed->GetInt("total-time-ms", 0, 1, int64_t(1) << 40);
+  if (!total_ms.ok()) {
+    err << "tsume verify: " << total_ms.status().message() << "\n";
+    return kExitUsage;
+  }
   absl::StatusOr<std::vector<InputProblem>> problems =
       ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
   if (!problems.ok()) {
@@ -171,12 +190,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     };
   }
   auto on_stage = [&](const char* name) { stage = name; };
-  Solver solver(*options);
+  // The problems to verify now, with their intended lines.
+  struct Pending {
+    const InputProblem* problem;
+    std::vector<Move> intended;
+    std::string intended_error;
+  };
+  std::vector<Pending> pending;
   std::map<std::string, int> verdicts;
   int exit_code = kExitOk;
-  int index = 0;
   for (const InputProblem& problem : *problems) {
-    current = absl::StrCat("[", ++index, "/", problems->size(), "] ", problem.id);
     if (auto it = earlier.find(ResumeKey(problem.id, problem.source)); it != earlier.end()) {
       ++verdicts[it->second];  // verified in an earlier run
       continue;
@@ -187,27 +210,48 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       exit_code = kExitUsage;
       continue;
     }
-    const Position& start = *problem.position;
-    std::vector<Move> intended;
-    Position replay = start;
-    std::string intended_error;
+    Pending& p = pending.emplace_back(Pending{&problem, {}, {}});
+    Position replay = *problem.position;
     for (const std::string& usi : problem.solution_usi) {
       absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
       if (!m.ok()) {
-        intended_error = absl::StrCat("intended line: ", m.status().message());
-        intended.clear();
+        p.intended_error = absl::StrCat("intended line: ", m.status().message());
+        p.intended.clear();
         break;
       }
-      intended.push_back(*m);
+      p.intended.push_back(*m);
       replay.DoMove(*m);
     }
-    VerifyReport report = VerifyProblem(solver, start, problem.expected_length, intended, on_stage);
+  }
+
+  // --total-time-ms: a problem's first try has --time-ms, or an equal share of the budget,
+  // and never more than is left.
+  std::optional<absl::Time> run_deadline;
+  absl::Duration first_try = options->time_limit;
+  if (*total_ms > 0) {
+    run_deadline = absl::Now() + absl::Milliseconds(*total_ms);
+    if (first_try == absl::InfiniteDuration() && !pending.empty()) {
+      first_try = absl::Milliseconds(*total_ms) / int64_t(pending.size());
+    }
+  }
+  Solver solver(*options);
+  auto verify = [&](const Pending& p, absl::Duration time_limit) {
+    SolveOptions limited = solver.options();
+    limited.time_limit = time_limit;
+    solver.set_options(limited);
+    VerifyReport report = VerifyProblem(solver, *p.problem->position, p.problem->expected_length,
+                                        p.intended, on_stage);
     progress.Clear();
+    return report;
+  };
+  auto emit = [&](const Pending& p, const VerifyReport& report, absl::Duration time_limit,
+                  int tries) {
+    const InputProblem& problem = *p.problem;
+    const Position& start = *problem.position;
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
-    nlohmann::json line = ReportToJson(problem, start, report, intended_error);
-    // A verification stopped by Ctrl-C is no result: --resume does it again.
-    if (results.is_open() && !interrupt.interrupted()) {
+    nlohmann::json line = ReportToJson(problem, start, report, p.intended_error, time_limit, tries);
+    if (results.is_open()) {
       results << line.dump() << "\n";
       results.flush();
     }
@@ -236,10 +280,12 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
             << proofs_line << ")\n";
       }
       if (!report.main_line.empty()) out << "  " << LineToJapanese(start, report.main_line) << "\n";
-      if (!intended_error.empty()) out << "  " << intended_error << "\n";
-      for (const Flaw& f : report.flaws) PrintFlaw(start, report.main_line, intended, f, "", out);
+      if (!p.intended_error.empty()) out << "  " << p.intended_error << "\n";
+      for (const Flaw& f : report.flaws) {
+        PrintFlaw(start, report.main_line, p.intended, f, "", out);
+      }
       for (const Flaw& f : report.notes) {
-        PrintFlaw(start, report.main_line, intended, f, "note: ", out);
+        PrintFlaw(start, report.main_line, p.intended, f, "note: ", out);
       }
       // Otherwise the searches along the line never ran, as the solve's line above says.
       if (report.main_line_searched) {
@@ -247,12 +293,57 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
         if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
       }
-      out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)\n",
+      out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)",
                              report.nodes, absl::ToDoubleMilliseconds(report.elapsed),
                              solution.nodes, absl::ToDoubleMilliseconds(solution.elapsed));
+      if (tries > 1) {
+        out << absl::StrFormat("  second try, with %.0f s of the time left",
+                               absl::ToDoubleSeconds(time_limit));
+      }
+      out << "\n";
     }
     out.flush();
+  };
+
+  // Each problem in turn. Under a budget, one the time left unknown waits, unwritten, for its
+  // second try: the time the others leave then goes to the problems that need it (Zuko in
+  // 30 minutes: zukou-037 and -053 need a little over 30 s each, most problems a few).
+  struct Waiting {
+    const Pending* pending;
+    VerifyReport first;
+    absl::Duration first_limit;
+  };
+  std::vector<Waiting> waiting;
+  for (size_t i = 0; i < pending.size() && !interrupt.interrupted(); ++i) {
+    const Pending& p = pending[i];
+    current = absl::StrCat("[", i + 1, "/", pending.size(), "] ", p.problem->id);
+    absl::Duration limit = first_try;
+    if (run_deadline)
+      limit = std::min(limit, std::max(*run_deadline - absl::Now(), absl::ZeroDuration()));
+    VerifyReport report = verify(p, limit);
+    // A verification stopped by Ctrl-C is no result: --resume does it again.
     if (interrupt.interrupted()) break;
+    if (run_deadline && report.verdict == Verdict::kUnknown && report.limit == LimitReason::kTime) {
+      waiting.push_back({&p, std::move(report), limit});
+    } else {
+      emit(p, report, limit, 1);
+    }
+  }
+  // Second tries, each with an equal share of the time left (more if the ones before it finish
+  // early), when that is more than its first try had; otherwise, or when stopped, the first
+  // try's result stands.
+  for (size_t k = 0; k < waiting.size(); ++k) {
+    const Waiting& w = waiting[k];
+    absl::Duration share = (*run_deadline - absl::Now()) / int64_t(waiting.size() - k);
+    if (!interrupt.interrupted() && share > w.first_limit) {
+      current = absl::StrCat("[again ", k + 1, "/", waiting.size(), "] ", w.pending->problem->id);
+      VerifyReport again = verify(*w.pending, share);
+      if (!interrupt.interrupted()) {
+        emit(*w.pending, again, share, 2);
+        continue;
+      }
+    }
+    emit(*w.pending, w.first, w.first_limit, 1);
   }
   if (!json && problems->size() > 1) {
     out << "summary:";
