@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tools/commands.h"
@@ -64,6 +65,20 @@ TEST(SolveCommandTest, GoodFileGivesStatusZero) {
   CommandRun run = Solve({"--rules", "game", "--json", Fixture("practical_short.txt")});
   EXPECT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_EQ(JsonLines(run.out).size(), 10u);
+}
+
+// An argument that is neither a file nor a position: a path is named as a missing file, a
+// board as a bad SFEN.
+TEST(SolveCommandTest, MissingFileIsNamedAsOne) {
+  for (const char* path : {"problems/classics/no-such.tsv", "no-such.txt", "results/zukou"}) {
+    CommandRun run = Solve({path});
+    EXPECT_EQ(run.exit_code, kExitUsage) << path;
+    EXPECT_EQ(run.err, absl::StrCat("tsume solve: cannot open '", path, "': no such file\n"));
+  }
+  CommandRun board = Solve({"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"});
+  EXPECT_EQ(board.exit_code, kExitUsage);
+  EXPECT_THAT(board.err, HasSubstr("SFEN"));
+  EXPECT_THAT(board.err, ::testing::Not(HasSubstr("no such file")));
 }
 
 // JSON accounts for an exact length: the first mate and each pass for a shorter one (zukou-034:

@@ -29,7 +29,11 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
     p.position = absl::StartsWith(text, "position") || absl::StrContains(text, " moves")
                      ? Position::FromUsiPosition(text)
                      : Position::FromSfen(text);
-    if (!p.position.ok() && args.size() == 1 && !absl::StrContains(joined, '/')) {
+    // One word that is no position was meant as a file: say so rather than how it fails as
+    // an SFEN. An SFEN board has eight '/' and never a '.'; a path like data/zukou.tsv has
+    // fewer, or a dot.
+    if (!p.position.ok() && args.size() == 1 && joined.find_first_of(" \t") == std::string::npos &&
+        (absl::StrContains(joined, '.') || std::count(joined.begin(), joined.end(), '/') != 8)) {
       return absl::InvalidArgumentError(absl::StrCat("cannot open '", joined, "': no such file"));
     }
     if (p.position.ok()) p.sfen = p.position->Sfen();
