@@ -244,14 +244,15 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     progress.Clear();
     return report;
   };
+  // Prints a result, and writes it to the results file unless `written` is false.
   auto emit = [&](const Pending& p, const VerifyReport& report, absl::Duration time_limit,
-                  int tries) {
+                  int tries, bool written = true) {
     const InputProblem& problem = *p.problem;
     const Position& start = *problem.position;
     ++verdicts[ToString(report.verdict)];
     const SolveResult& solution = report.solution;
     nlohmann::json line = ReportToJson(problem, start, report, p.intended_error, time_limit, tries);
-    if (results.is_open()) {
+    if (results.is_open() && written) {
       results << line.dump() << "\n";
       results.flush();
     }
@@ -318,11 +319,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     const Pending& p = pending[i];
     current = absl::StrCat("[", i + 1, "/", pending.size(), "] ", p.problem->id);
     absl::Duration limit = first_try;
-    if (run_deadline)
+    if (run_deadline) {
       limit = std::min(limit, std::max(*run_deadline - absl::Now(), absl::ZeroDuration()));
+    }
     VerifyReport report = verify(p, limit);
-    // A verification stopped by Ctrl-C is no result: --resume does it again.
-    if (interrupt.interrupted()) break;
+    if (interrupt.interrupted()) {
+      // What is known is shown, but a verification stopped by Ctrl-C is no result: --resume
+      // does it again.
+      emit(p, report, limit, 1, /*written=*/false);
+      break;
+    }
     if (run_deadline && report.verdict == Verdict::kUnknown && report.limit == LimitReason::kTime) {
       waiting.push_back({&p, std::move(report), limit});
     } else {
@@ -330,8 +336,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
   }
   // Second tries, each with an equal share of the time left (more if the ones before it finish
-  // early), when that is more than its first try had; otherwise, or when stopped, the first
-  // try's result stands.
+  // early), when that is more than its first try had; otherwise, or when Ctrl-C stops it, the
+  // first try's result, a whole one, stands.
   for (size_t k = 0; k < waiting.size(); ++k) {
     const Waiting& w = waiting[k];
     absl::Duration share = (*run_deadline - absl::Now()) / int64_t(waiting.size() - k);
