@@ -246,6 +246,7 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
 
 NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path_key,
                            int64_t budget) {
+  if (first_limit_ == LimitReason::kNone) first_limit_ = limit_;
   limit_ = LimitReason::kNone;
   budget_spent_ = false;
   budget_end_ = budget > 0 ? nodes_ + budget : 0;

@@ -72,6 +72,12 @@ class DfpnSearch {
   // is disproven only once every check is, so switching between its checks is wasted there.
   void set_settle_or_plies(int plies) { settle_or_plies_ = plies; }
   LimitReason limit_reason() const { return limit_; }
+  // The first limit any Run of this search stopped on (kNone: none did). Unlike the last
+  // Run's, it stays: a Run after the deadline that needs fewer than the nodes between two
+  // looks at the clock still finishes.
+  LimitReason first_limit_reason() const {
+    return first_limit_ != LimitReason::kNone ? first_limit_ : limit_;
+  }
   bool limit_reached() const { return limit_ != LimitReason::kNone; }
 
   static uint64_t ChildPathKey(uint64_t path_key, Move m);
@@ -115,6 +121,7 @@ class DfpnSearch {
   SearchLimits limits_;
   int64_t nodes_ = 0;
   LimitReason limit_ = LimitReason::kNone;
+  LimitReason first_limit_ = LimitReason::kNone;
   int64_t budget_end_ = 0;  // node count ending this Run's budget (0: none)
   bool budget_spent_ = false;
   // Full keys of the positions on the current path (the game before the root included) ->

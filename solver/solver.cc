@@ -131,7 +131,7 @@ class SolveRun {
     return line;
   }
   bool limit_reached() const { return search_.limit_reached(); }
-  LimitReason limit_reason() const { return search_.limit_reason(); }
+  LimitReason first_limit_reason() const { return search_.first_limit_reason(); }
   int64_t nodes() const { return search_.nodes(); }
 
   SolveResult Run(Position& root) {
@@ -722,8 +722,8 @@ std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool atta
 
 bool Solver::limit_reached() const { return impl_->run && impl_->run->limit_reached(); }
 
-LimitReason Solver::limit_reason() const {
-  return impl_->run ? impl_->run->limit_reason() : LimitReason::kNone;
+LimitReason Solver::first_limit_reason() const {
+  return impl_->run ? impl_->run->first_limit_reason() : LimitReason::kNone;
 }
 
 int64_t Solver::nodes() const { return impl_->run ? impl_->run->nodes() : 0; }

@@ -117,8 +117,10 @@ class Solver {
                              std::vector<Move> preferred = {});
   // True when the last query stopped on a limit.
   bool limit_reached() const;
-  // Which limit stopped the last query (kNone: none did).
-  LimitReason limit_reason() const;
+  // The first limit that stopped the last Solve or a query since (kNone: none did). Once one
+  // is reached, later queries mostly stop on it too, but not all: one needing few nodes may
+  // finish without looking at the clock.
+  LimitReason first_limit_reason() const;
   // Nodes searched by the last Solve and every follow-up query since (0 before any).
   int64_t nodes() const;
 

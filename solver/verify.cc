@@ -539,7 +539,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   VerifyReport report;
   auto finish = [&](Verdict verdict) {
     report.verdict = verdict;
-    report.limit = solver.limit_reason();
+    report.limit = solver.first_limit_reason();
     report.nodes = solver.nodes();
     report.elapsed = absl::Now() - start;
     return report;

@@ -76,8 +76,7 @@ struct VerifyReport {
   // The 変化別詰 search runs last, on what the limits leave, so that it never costs the
   // verdict: false when they stopped it (some variations were not examined).
   bool side_mates_complete = true;
-  // The limit that stopped the verification's last search (kNone: none did). Once a limit is
-  // reached, every later search stops on it too.
+  // The first limit that stopped one of the verification's searches (kNone: none did).
   LimitReason limit = LimitReason::kNone;
   // The whole verification (solve, intended line, 余詰, 変同 and 変化別詰 searches).
   int64_t nodes = 0;

@@ -342,6 +342,26 @@ TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
   EXPECT_EQ(ChildThreshold(5, 9, 1), 1u);  // never below 1
 }
 
+// A limit a Run stopped on is remembered after later Runs finish: one that needs no look at
+// the clock (a mate in one, decided before the search loop) finishes after the deadline.
+TEST(DfpnTest, FirstLimitStaysWhenALaterRunFinishes) {
+  TranspositionTable tt(16);
+  SearchLimits limits;
+  limits.deadline = absl::Now() - absl::Seconds(1);
+  DfpnSearch search(tt, Rules::kTsume, limits);
+  EXPECT_EQ(search.first_limit_reason(), LimitReason::kNone);
+  // zukou-058, a mate in 29.
+  Position hard = MustParse("9/9/9/5l1n1/3S1p1+R1/4Gg2g/3p2N1N/4+nBkS1/4+B2P1 b Prg2s3l14p 1");
+  EXPECT_FALSE(search.Run(hard, kInfiniteDepth, true, 0).proven());
+  EXPECT_EQ(search.limit_reason(), LimitReason::kTime);
+  Position mate_in_one = MustParse("k8/9/1G7/9/9/9/9/9/9 b G 1");
+  NodeResult quick = search.Run(mate_in_one, kInfiniteDepth, true, 0);
+  ASSERT_TRUE(quick.proven());
+  EXPECT_EQ(quick.length, 1);
+  EXPECT_EQ(search.limit_reason(), LimitReason::kNone);
+  EXPECT_EQ(search.first_limit_reason(), LimitReason::kTime);
+}
+
 TEST(DfpnTest, PromotionTwinsPairAMoveWithItsOtherPromotionChoice) {
   // The silver's steps to 4c, 5c and 6c check promoted or not; its steps back and the gold
   // drops have no twin.
