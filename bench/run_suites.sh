@@ -4,7 +4,7 @@
 # summary table) and <suite>.html (tables and plots) next to them.
 #
 #   bench/run_suites.sh [--quick] [--jobs N] [--time-ms N] [--hash-mb N] [--rebuild]
-#                       [--suites "practical zukou microcosmos"]
+#                       [--suites "practical zukou microcosmos verify"]
 #
 # Suites:
 #   practical    ../shared/problems/practical/mate{3,5,7,9,11}.txt and extra{1,3,5,7,9}.txt
@@ -13,15 +13,20 @@
 #   zukou        problems/classics/zukou.tsv (将棋図巧, 100 composed problems, 9-611 plies),
 #                --rules tsume.
 #   microcosmos  problems/classics/microcosmos.tsv (1525 plies), --rules tsume.
+#   verify       `tsume verify` of problems/classics/zukou.tsv within 30 minutes in all
+#                (--total-time-ms 1800000: each problem first gets --time-ms, those the time
+#                leaves unknown then share what is left): verify.jsonl, and verify.txt with
+#                the text output, its verdict summary and the run's wall time. Not in the
+#                default set (it takes the whole 30 minutes when problems stay unknown).
 # Options:
 #   --quick      only the first 200 problems of each practical file (ids stay "mate3.txt:N",
 #                so quick and full runs can be compared with `tsume report NEW OLD`)
 #   --jobs N     problems solved in parallel (default 1); --hash-mb is shared among them
 #   --time-ms N  time limit per problem for every suite (default: 10 s practical, 60 s zukou,
-#                600 s microcosmos)
-#   --hash-mb N  table size in MB, in total (default 1024)
+#                600 s microcosmos; verify: 30 s for the first try)
+#   --hash-mb N  table size in MB, in total (default 1024; verify: tsume's own default, 256)
 #   --rebuild    rebuild build/release first even if the binary exists
-#   --suites S   which suites to run, space-separated (default: all three)
+#   --suites S   which suites to run, space-separated (default: practical zukou microcosmos)
 # Environment: TSUME_BIN (a tsume binary to use instead of build/release/tsume), TSUME_SHARED
 # (the shared problem folder, default ../shared/problems next to the repository).
 #
@@ -52,7 +57,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tools/setup.sh"
 quick=0
 jobs=1
 time_ms=""
-hash_mb=1024
+hash_mb=""
 rebuild=0
 suites="practical zukou microcosmos"
 while (($#)); do
@@ -90,7 +95,7 @@ echo "results in $out_dir" >&2
   echo "host: $(hostname)  cpus: $(nproc)"
   echo "commit: $(git -C "$TSUME_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
     git -C "$TSUME_ROOT" diff --quiet 2>/dev/null || echo ' (modified)')"
-  echo "options: quick=$quick jobs=$jobs time_ms=${time_ms:-default} hash_mb=$hash_mb"
+  echo "options: quick=$quick jobs=$jobs time_ms=${time_ms:-default} hash_mb=${hash_mb:-default}"
 } > "$out_dir/run-info.txt"
 
 # run_suite NAME RULES DEFAULT_TIME_MS FILE...: one batch run into NAME.jsonl, then its report.
@@ -99,7 +104,7 @@ run_suite() {
   shift 3
   echo "== $name (--rules $rules, --time-ms $limit, --jobs $jobs)" >&2
   local status=0
-  "$tsume" batch --rules "$rules" --time-ms "$limit" --hash-mb "$hash_mb" --jobs "$jobs" \
+  "$tsume" batch --rules "$rules" --time-ms "$limit" --hash-mb "${hash_mb:-1024}" --jobs "$jobs" \
     --out "$out_dir/$name.jsonl" "$@" > "$out_dir/$name.batch.txt" || status=$?
   cat "$out_dir/$name.batch.txt"
   case "$status" in
@@ -132,7 +137,20 @@ for suite in $suites; do
       ;;
     zukou) run_suite zukou tsume 60000 "$TSUME_ROOT/problems/classics/zukou.tsv" ;;
     microcosmos) run_suite microcosmos tsume 600000 "$TSUME_ROOT/problems/classics/microcosmos.tsv" ;;
-    *) echo "run_suites.sh: unknown suite '$suite' (practical, zukou, microcosmos)" >&2; exit 2 ;;
+    verify)
+      # One problem at a time (--jobs does not apply): the budget is the run's wall time.
+      echo "== verify (--time-ms ${time_ms:-30000}, --total-time-ms 1800000)" >&2
+      started=$(date +%s)
+      status=0
+      "$tsume" verify --time-ms "${time_ms:-30000}" --total-time-ms 1800000 --hash-mb "${hash_mb:-256}" \
+        --out "$out_dir/verify.jsonl" "$TSUME_ROOT/problems/classics/zukou.tsv" \
+        > "$out_dir/verify.txt" || status=$?
+      echo "wall time: $(($(date +%s) - started)) s" >> "$out_dir/verify.txt"
+      grep -E '^(summary|wall time):' "$out_dir/verify.txt"
+      ((status == 0)) || echo "verify: tsume verify failed with status $status" >&2
+      ;;
+    *) echo "run_suites.sh: unknown suite '$suite' (practical, zukou, microcosmos, verify)" >&2
+       exit 2 ;;
   esac
 done
 echo "done: $out_dir" >&2
