@@ -813,31 +813,33 @@ std::vector<nlohmann::json> JsonLines(const std::string& text) {
   return lines;
 }
 
+// The single JSON line `tsume verify --json ARGS` prints for one problem (null when it
+// fails or prints another number of lines).
+nlohmann::json VerifyJson(CommandArgs args) {
+  args.insert(args.begin(), "--json");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunVerify(args, out, err), kExitOk) << err.str();
+  std::vector<nlohmann::json> lines = JsonLines(out.str());
+  EXPECT_EQ(lines.size(), 1u) << out.str();
+  return lines.size() == 1 ? lines[0] : nlohmann::json();
+}
+
 // --total-time-ms: a problem the time left unknown at its first try is verified again with
 // the time left, and only that result is written; one decided at once is written as it is.
 // Limits other than time are not retried, and each line says the time it had.
 TEST(VerifyCommandTest, TotalTimeGivesWhatIsLeftToProblemsTheTimeLeftUnknown) {
-  std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({"--json", "--time-ms", "1", kZuko58}, out, err), kExitOk) << err.str();
-  std::vector<nlohmann::json> once = JsonLines(out.str());
-  ASSERT_EQ(once.size(), 1u);
-  EXPECT_EQ(once[0]["verdict"], "unknown");
-  EXPECT_EQ(once[0]["time_limit_ms"], 1);
-  EXPECT_EQ(once[0]["tries"], 1);
+  nlohmann::json once = VerifyJson({"--time-ms", "1", kZuko58});
+  EXPECT_EQ(once["verdict"], "unknown");
+  EXPECT_EQ(once["time_limit_ms"], 1);
+  EXPECT_EQ(once["tries"], 1);
 
   const std::string path =
       ::testing::TempDir() + "verify_total_" + std::to_string(getpid()) + ".jsonl";
-  std::ostringstream out2, err2;
-  ASSERT_EQ(
-      RunVerify({"--json", "--time-ms", "1", "--total-time-ms", "600000", "--out", path, kZuko58},
-                out2, err2),
-      kExitOk)
-      << err2.str();
-  std::vector<nlohmann::json> twice = JsonLines(out2.str());
-  ASSERT_EQ(twice.size(), 1u);
-  EXPECT_EQ(twice[0]["verdict"], "sound");
-  EXPECT_EQ(twice[0]["tries"], 2);
-  EXPECT_GT(twice[0]["time_limit_ms"].get<int64_t>(), 500000);
+  nlohmann::json twice =
+      VerifyJson({"--time-ms", "1", "--total-time-ms", "600000", "--out", path, kZuko58});
+  EXPECT_EQ(twice["verdict"], "sound");
+  EXPECT_EQ(twice["tries"], 2);
+  EXPECT_GT(twice["time_limit_ms"].get<int64_t>(), 500000);
   std::vector<std::string> written = ReadLines(path);
   ASSERT_EQ(written.size(), 1u);
   EXPECT_EQ(nlohmann::json::parse(written[0])["tries"], 2);
@@ -845,31 +847,19 @@ TEST(VerifyCommandTest, TotalTimeGivesWhatIsLeftToProblemsTheTimeLeftUnknown) {
 
   // Without --time-ms the first try has the budget's share: here all of it (less the moments
   // spent before it started).
-  std::ostringstream out3, err3;
-  ASSERT_EQ(RunVerify({"--json", "--total-time-ms", "600000", kZuko58}, out3, err3), kExitOk)
-      << err3.str();
-  std::vector<nlohmann::json> shared = JsonLines(out3.str());
-  ASSERT_EQ(shared.size(), 1u);
-  EXPECT_EQ(shared[0]["verdict"], "sound");
-  EXPECT_EQ(shared[0]["tries"], 1);
-  EXPECT_GT(shared[0]["time_limit_ms"].get<int64_t>(), 590000);
-  EXPECT_LE(shared[0]["time_limit_ms"].get<int64_t>(), 600000);
+  nlohmann::json shared = VerifyJson({"--total-time-ms", "600000", kZuko58});
+  EXPECT_EQ(shared["verdict"], "sound");
+  EXPECT_EQ(shared["tries"], 1);
+  EXPECT_GT(shared["time_limit_ms"].get<int64_t>(), 590000);
+  EXPECT_LE(shared["time_limit_ms"].get<int64_t>(), 600000);
 
   // A node limit stops the second try as it stopped the first: no second try.
-  std::ostringstream out4, err4;
-  ASSERT_EQ(
-      RunVerify({"--json", "--nodes", "1000", "--total-time-ms", "600000", kZuko58}, out4, err4),
-      kExitOk)
-      << err4.str();
-  std::vector<nlohmann::json> nodes_cut = JsonLines(out4.str());
-  ASSERT_EQ(nodes_cut.size(), 1u);
-  EXPECT_EQ(nodes_cut[0]["verdict"], "unknown");
-  EXPECT_EQ(nodes_cut[0]["tries"], 1);
+  nlohmann::json nodes_cut = VerifyJson({"--nodes", "1000", "--total-time-ms", "600000", kZuko58});
+  EXPECT_EQ(nodes_cut["verdict"], "unknown");
+  EXPECT_EQ(nodes_cut["tries"], 1);
 
   // No limit at all: null.
-  std::ostringstream out5, err5;
-  ASSERT_EQ(RunVerify({"--json", kSwap}, out5, err5), kExitOk) << err5.str();
-  EXPECT_TRUE(JsonLines(out5.str()).at(0)["time_limit_ms"].is_null());
+  EXPECT_TRUE(VerifyJson({kSwap})["time_limit_ms"].is_null());
 }
 
 // Problems decided at the first try keep the input's order; the second tries follow, and
