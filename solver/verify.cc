@@ -524,6 +524,11 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
 
 }  // namespace
 
+TimeCut WhatTheTimeCut(const VerifyReport& report) {
+  if (report.limit != LimitReason::kTime) return TimeCut::kNone;
+  return report.verdict == Verdict::kUnknown ? TimeCut::kVerdict : TimeCut::kInformation;
+}
+
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
                            const VerifyStageCallback& on_stage) {

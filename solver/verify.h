@@ -83,6 +83,13 @@ struct VerifyReport {
   absl::Duration elapsed;
 };
 
+// What more time could add to a verification the time limit cut short: its verdict (it is
+// unknown), or only information (a verdict was reached, but some search behind the notes or the
+// completeness flags was cut). Other limits (nodes, a stop) give kNone: more time would not
+// change what they cut.
+enum class TimeCut { kNone, kVerdict, kInformation };
+TimeCut WhatTheTimeCut(const VerifyReport& report);
+
 // Told each stage of a verification as it starts, for progress displays: "solve", then, once
 // the solve has proven the exact length with its line, "intended line" (when one is given),
 // "余詰", "変同" and "変化別詰".

@@ -862,6 +862,31 @@ TEST(VerifyCommandTest, TotalTimeGivesWhatIsLeftToProblemsTheTimeLeftUnknown) {
   EXPECT_TRUE(VerifyJson({kSwap})["time_limit_ms"].is_null());
 }
 
+// What a second try could add: the verdict when the time left it unknown, information when
+// the time cut a search after the verdict; nothing for other limits or none.
+TEST(VerifyTest, WhatTheTimeCutDecidesASecondTry) {
+  auto report = [](Verdict verdict, LimitReason limit) {
+    VerifyReport r;
+    r.verdict = verdict;
+    r.limit = limit;
+    return r;
+  };
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kUnknown, LimitReason::kTime)), TimeCut::kVerdict);
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kSound, LimitReason::kTime)), TimeCut::kInformation);
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kFlawed, LimitReason::kTime)), TimeCut::kInformation);
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kUnknown, LimitReason::kNodes)), TimeCut::kNone);
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kUnknown, LimitReason::kStopped)), TimeCut::kNone);
+  EXPECT_EQ(WhatTheTimeCut(report(Verdict::kSound, LimitReason::kNone)), TimeCut::kNone);
+  // From a verification: cut in its solve, and whole.
+  SolveOptions quick = TestOptions();
+  quick.time_limit = absl::Milliseconds(1);
+  Solver cut(quick);
+  EXPECT_EQ(WhatTheTimeCut(VerifyProblem(cut, FromSfen(kZuko13), 17, {})), TimeCut::kVerdict);
+  Solver whole(TestOptions());
+  EXPECT_EQ(WhatTheTimeCut(VerifyProblem(whole, FromSfen(kSwap), std::nullopt, {})),
+            TimeCut::kNone);
+}
+
 // Problems decided at the first try keep the input's order; the second tries follow, and
 // the human output says which results they are.
 TEST(VerifyCommandTest, SecondTriesComeAfterTheProblemsDecidedAtOnce) {

@@ -32,7 +32,7 @@ constexpr char kVerifyHelp[] =
     "  --total-time-ms N  the whole run within N ms: each problem first gets --time-ms\n"
     "              (without it, an equal share of N); those the time left unknown are then\n"
     "              verified again, each with an equal share of the time left, and written\n"
-    "              with that result\n"
+    "              with that result; then, with what is left, those whose notes it cut\n"
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n";
@@ -306,15 +306,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     out.flush();
   };
 
-  // Each problem in turn. Under a budget, one the time left unknown waits, unwritten, for its
+  // Each problem in turn. Under a budget, one the time cut short waits, unwritten, for a
   // second try: the time the others leave then goes to the problems that need it (Zuko in
   // 30 minutes: zukou-037 and -053 need a little over 30 s each, most problems a few).
+  // Problems whose verdict the time left unknown come first; those that only lost
+  // information (notes, completeness) get what the first leave.
   struct Waiting {
     const Pending* pending;
     VerifyReport first;
     absl::Duration first_limit;
   };
-  std::vector<Waiting> waiting;
+  std::vector<Waiting> waiting_verdict, waiting_information;
   for (size_t i = 0; i < pending.size() && !interrupt.interrupted(); ++i) {
     const Pending& p = pending[i];
     current = absl::StrCat("[", i + 1, "/", pending.size(), "] ", p.problem->id);
@@ -329,28 +331,35 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       emit(p, report, limit, 1, /*written=*/false);
       break;
     }
-    if (run_deadline && report.verdict == Verdict::kUnknown && report.limit == LimitReason::kTime) {
-      waiting.push_back({&p, std::move(report), limit});
-    } else {
+    TimeCut cut = run_deadline ? WhatTheTimeCut(report) : TimeCut::kNone;
+    if (cut == TimeCut::kNone) {
       emit(p, report, limit, 1);
+    } else {
+      (cut == TimeCut::kVerdict ? waiting_verdict : waiting_information)
+          .push_back({&p, std::move(report), limit});
     }
   }
-  // Second tries, each with an equal share of the time left (more if the ones before it finish
-  // early), when that is more than its first try had; otherwise, or when Ctrl-C stops it, the
-  // first try's result, a whole one, stands.
-  for (size_t k = 0; k < waiting.size(); ++k) {
-    const Waiting& w = waiting[k];
-    absl::Duration share = (*run_deadline - absl::Now()) / int64_t(waiting.size() - k);
-    if (!interrupt.interrupted() && share > w.first_limit) {
-      current = absl::StrCat("[again ", k + 1, "/", waiting.size(), "] ", w.pending->problem->id);
-      VerifyReport again = verify(*w.pending, share);
-      if (!interrupt.interrupted()) {
-        emit(*w.pending, again, share, 2);
-        continue;
+  // Second tries, each with an equal share of the time left to its group (more if the ones
+  // before it finish early), when that is more than its first try had; otherwise, or when
+  // Ctrl-C stops it, the first try's result, a whole one, stands.
+  auto second_tries = [&](const std::vector<Waiting>& group, const char* what) {
+    for (size_t k = 0; k < group.size(); ++k) {
+      const Waiting& w = group[k];
+      absl::Duration share = (*run_deadline - absl::Now()) / int64_t(group.size() - k);
+      if (!interrupt.interrupted() && share > w.first_limit) {
+        current = absl::StrCat("[again, ", what, " ", k + 1, "/", group.size(), "] ",
+                               w.pending->problem->id);
+        VerifyReport again = verify(*w.pending, share);
+        if (!interrupt.interrupted()) {
+          emit(*w.pending, again, share, 2);
+          continue;
+        }
       }
+      emit(*w.pending, w.first, w.first_limit, 1);
     }
-    emit(*w.pending, w.first, w.first_limit, 1);
-  }
+  };
+  second_tries(waiting_verdict, "verdict");
+  second_tries(waiting_information, "information");
   if (!json && problems->size() > 1) {
     out << "summary:";
     for (const auto& [verdict, count] : verdicts) out << "  " << verdict << " " << count;
