@@ -38,6 +38,11 @@ struct SolveOptions {
   Rules rules = Rules::kTsume;
   // Prove the length exact (re-search for shorter mates). Off: first mate found.
   bool exact_length = true;
+  // Lines at least this many plies long are swept before each exact pass: the positions along
+  // the line are asked for shorter mates from its end up, so that the pass finds the
+  // table ready (Microcosmos -11% nodes). Shorter lines gain nothing from it (Zuko at 3M
+  // nodes, every line swept: +0.9%).
+  int sweep_min_plies = 100;
   // Set to true from another thread to stop the search; the result is then kUnknown (or a
   // mate whose length is not yet proven shortest).
   const std::atomic<bool>* stop = nullptr;
@@ -54,7 +59,12 @@ struct ExactPass {
   int within = 0;
   SolveStatus status = SolveStatus::kUnknown;  // kUnknown: the limits ended it
   int length = 0;                              // the mate proven, when kMate
-  int64_t nodes = 0;                           // searched in the pass
+  int64_t nodes = 0;                           // searched in the pass, its sweep included
+  // A long line is swept before its pass (the positions along it asked for shorter mates,
+  // from the end up): the nodes of `nodes` that took (0: no sweep), and the plies the
+  // shorter mates it found took off the line.
+  int64_t sweep_nodes = 0;
+  int sweep_shortening = 0;
 };
 
 const char* ToString(SolveStatus s);  // "mate", "nomate", "unknown"

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <string>
@@ -913,6 +914,43 @@ TEST(ZukouTest, ExactPassesAccountForTheLengthFromTheFirstMate) {
     EXPECT_EQ(last_mate, r.length);
     EXPECT_LE(pass_nodes, r.nodes - r.first_mate_nodes);
   }
+}
+
+// A line swept before its pass (by default only lines of 100 plies or more, such as
+// Microcosmos's) has each attacker position on it asked for a shorter mate, from the end up.
+// zukou-082's first mate is 35 plies; its passes find 29, then one costs enough for a sweep,
+// which finds the detours that take the line to 17: the pass after it proves 17, the exact
+// length. Without sweeps the same length, every pass without one.
+TEST(ZukouTest, SweepFindsTheShorterMatesAlongTheLine) {
+  std::vector<Problem> problems = SomeZukouProblems({"zukou-082"});
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  SolveOptions swept = Options(Rules::kTsume, 0, 64);
+  swept.sweep_min_plies = 0;
+  SolveResult r = Solver(swept).Solve(MustParse(problems[0].sfen));
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  ASSERT_TRUE(r.length_exact);
+  EXPECT_EQ(r.length, 17);
+  int sweeps = 0;
+  for (size_t i = 0; i < r.exact_passes.size(); ++i) {
+    const ExactPass& pass = r.exact_passes[i];
+    SCOPED_TRACE(i);
+    EXPECT_LE(pass.sweep_nodes, pass.nodes);
+    if (pass.sweep_shortening == 0) continue;
+    ++sweeps;
+    EXPECT_GT(pass.sweep_nodes, 0);
+    EXPECT_EQ(pass.status, SolveStatus::kMate);
+    EXPECT_EQ(pass.length, pass.within + 2 - pass.sweep_shortening);
+    EXPECT_EQ(pass.length, r.length);
+  }
+  EXPECT_EQ(sweeps, 1);
+
+  SolveOptions unswept = swept;
+  unswept.sweep_min_plies = std::numeric_limits<int>::max();
+  SolveResult plain = Solver(unswept).Solve(MustParse(problems[0].sfen));
+  ASSERT_EQ(plain.status, SolveStatus::kMate) << Describe(plain);
+  EXPECT_TRUE(plain.length_exact);
+  EXPECT_EQ(plain.length, r.length);
+  for (const ExactPass& pass : plain.exact_passes) EXPECT_EQ(pass.sweep_nodes, 0);
 }
 
 // A mate the depth-limited search finds first is exact at once: no passes.

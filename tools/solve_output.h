@@ -16,7 +16,8 @@ nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& po
                                  const SolveResult& result);
 
 // Where the nodes of a solve that proved a mate went: "first_mate" {length, nodes} and
-// "exact_passes", one {within, result, length (when a mate), nodes} per pass. Nothing when no
+// "exact_passes", one {within, result, length (when a mate), nodes, and when the line was swept
+// before the pass sweep {nodes (part of the pass's), shortened_by}} per pass. Nothing when no
 // mate was proven. Json: nlohmann::json or nlohmann::ordered_json.
 template <typename Json>
 void AddExactPasses(const SolveResult& result, Json& j) {
@@ -29,6 +30,9 @@ void AddExactPasses(const SolveResult& result, Json& j) {
     p["result"] = ToString(pass.status);
     if (pass.status == SolveStatus::kMate) p["length"] = pass.length;
     p["nodes"] = pass.nodes;
+    if (pass.sweep_nodes > 0) {
+      p["sweep"] = {{"nodes", pass.sweep_nodes}, {"shortened_by", pass.sweep_shortening}};
+    }
     passes.push_back(std::move(p));
   }
   j["exact_passes"] = std::move(passes);
