@@ -642,7 +642,7 @@ class SolveRun {
       // The attacker moves at even plies (an uncounted drop and its capture keep the parity).
       if (i % 2 != 0 || uncounted[i]) continue;
       int length = remaining - saved;
-      if (length < 5) continue;  // a mate in 3 or less: the query would cost as much as it saves
+      if (length < 5) continue;  // three plies or fewer left: cheap for the pass itself
       uint64_t path_key = HistoryPathKey(pos);
       for (;;) {
         NodeResult shorter = MostlyDisprovingRun(pos, length - 2, true, path_key);
