@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tools/commands.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -101,12 +102,37 @@ TEST(SolveCommandTest, JsonCarriesTheFirstMateAndTheExactPasses) {
   EXPECT_EQ(passes[1]["within"], 15);
   EXPECT_EQ(passes[1]["result"], "nomate");
   EXPECT_FALSE(passes[1].contains("length"));
+  EXPECT_FALSE(passes[0].contains("sweep"));  // a line of 19 plies is not swept
   run = Solve({"--json", "4k4/9/9/9/9/9/9/9/9 b P 1"});
   lines = JsonLines(run.out);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0]["result"], "nomate") << lines[0].dump();
   EXPECT_FALSE(lines[0].contains("first_mate"));
   EXPECT_FALSE(lines[0].contains("exact_passes"));
+}
+
+// A pass after a sweep of its line carries the sweep's figures (Microcosmos's, as measured);
+// the others carry none.
+TEST(SolveOutputTest, SweepFiguresGoWithTheirPass) {
+  SolveResult result;
+  result.first_mate_length = 1591;
+  result.first_mate_nodes = 36271011;
+  result.exact_passes.push_back(
+      {.within = 1589, .status = SolveStatus::kMate, .length = 1585, .nodes = 2868});
+  result.exact_passes.push_back({.within = 1583,
+                                 .status = SolveStatus::kMate,
+                                 .length = 1525,
+                                 .nodes = 33351064,
+                                 .sweep_nodes = 33330982,
+                                 .sweep_shortening = 60});
+  nlohmann::json j;
+  AddExactPasses(result, j);
+  const nlohmann::json& passes = j["exact_passes"];
+  ASSERT_EQ(passes.size(), 2u) << j.dump();
+  EXPECT_FALSE(passes[0].contains("sweep"));
+  EXPECT_EQ(passes[1]["nodes"], 33351064);
+  EXPECT_EQ(passes[1]["sweep"]["nodes"], 33330982);
+  EXPECT_EQ(passes[1]["sweep"]["shortened_by"], 60);
 }
 
 // zukou-008: no mate found in the first seconds, so a progress line is due.
