@@ -1,5 +1,5 @@
 // `tsume solve` as a command: exit status and error lines for bad input in files; the
-// progress line of solve and verify on a terminal.
+// progress line of solve and verify on a terminal; the JSON account of the exact passes.
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
