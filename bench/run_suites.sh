@@ -146,7 +146,7 @@ for suite in $suites; do
         --out "$out_dir/verify.jsonl" "$TSUME_ROOT/problems/classics/zukou.tsv" \
         > "$out_dir/verify.txt" || status=$?
       echo "wall time: $(($(date +%s) - started)) s" >> "$out_dir/verify.txt"
-      grep -E '^(summary|wall time):' "$out_dir/verify.txt"
+      grep -E '^(summary|interrupted|wall time):' "$out_dir/verify.txt"
       ((status == 0)) || echo "verify: tsume verify failed with status $status" >&2
       ;;
     *) echo "run_suites.sh: unknown suite '$suite' (practical, zukou, microcosmos, verify)" >&2

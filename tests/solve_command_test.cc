@@ -4,18 +4,24 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
 #include "tools/commands.h"
 #include "tools/solve_output.h"
@@ -24,6 +30,7 @@ namespace tsume {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string Fixture(const std::string& name) {
   return std::string(TSUME_SOURCE_DIR) + "/tests/testdata/batch/" + name;
@@ -200,6 +207,85 @@ TEST(ProgressLineTest, ShownOnATerminalOnly) {
     ASSERT_TRUE(piped);
     EXPECT_EQ(*piped, "") << args[0];
   }
+}
+
+// Ctrl-C as the terminal sends it: SIGINT, once the command has put its handler in place and
+// `ready` holds (given up after two minutes, when the command has ended on its own anyway).
+std::thread InterruptWhen(std::function<bool()> ready) {
+  return std::thread([ready] {
+    auto handler_in_place = [] {
+      struct sigaction now;
+      sigaction(SIGINT, nullptr, &now);
+      return now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN;
+    };
+    absl::Time give_up = absl::Now() + absl::Seconds(120);
+    while (absl::Now() < give_up) {
+      if (handler_in_place() && ready()) {
+        std::raise(SIGINT);
+        return;
+      }
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+  });
+}
+
+std::string WriteLines(const std::string& name, const std::vector<std::string>& lines) {
+  std::string path = ::testing::TempDir() + name + "_" + std::to_string(getpid()) + ".txt";
+  std::ofstream file(path);
+  for (const std::string& line : lines) file << line << "\n";
+  return path;
+}
+
+// Ctrl-C during a solve: the position's result as far as known, none for the positions after
+// it (named by count), and status 130.
+TEST(SolveCommandTest, CtrlCShowsWhatIsKnownAndTheStatusIs130) {
+  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+  std::string input = WriteLines("solve_interrupted", {kSlowSfen, kMateIn3});
+  absl::Time start = absl::Now();
+  std::thread interrupter =
+      InterruptWhen([start] { return absl::Now() - start > absl::Milliseconds(300); });
+  CommandRun run = Solve({"--time-ms", "120000", "--hash-mb", "16", "--json", input});
+  interrupter.join();
+  EXPECT_EQ(run.exit_code, kExitInterrupted) << run.err;
+  std::vector<nlohmann::json> lines = JsonLines(run.out);
+  ASSERT_EQ(lines.size(), 1u) << run.out;
+  EXPECT_EQ(lines[0]["result"], "unknown") << run.out;
+  EXPECT_EQ(lines[0]["limit"], "stopped") << run.out;
+  EXPECT_THAT(run.err, HasSubstr("tsume solve: interrupted: 1 position not solved"));
+  std::remove(input.c_str());
+}
+
+// Ctrl-C during a collection's verification: the results written before it stand, the one it
+// stopped is shown but neither written nor counted, the rest are named by count, status 130.
+TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
+  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+  std::string input = WriteLines("verify_interrupted", {kMateIn3, kSlowSfen, kMateIn3});
+  std::string results =
+      ::testing::TempDir() + "verify_interrupted_" + std::to_string(getpid()) + ".jsonl";
+  std::remove(results.c_str());
+  auto written = [&] {
+    std::ifstream file(results);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+    return lines;
+  };
+  std::thread interrupter = InterruptWhen([&] { return !written().empty(); });
+  std::ostringstream out, err;
+  int code =
+      RunVerify({"--time-ms", "120000", "--hash-mb", "16", "--out", results, input}, out, err);
+  interrupter.join();
+  EXPECT_EQ(code, kExitInterrupted) << err.str();
+  std::string text = out.str();
+  EXPECT_THAT(text, HasSubstr(":1  sound"));
+  EXPECT_THAT(text, HasSubstr(":2  unknown"));
+  EXPECT_THAT(text, Not(HasSubstr(":3  ")));
+  EXPECT_THAT(text, HasSubstr("summary:  sound 1\n"));
+  EXPECT_THAT(text, HasSubstr("interrupted: 2 problems not verified"));
+  std::vector<std::string> kept = written();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(kept[0])["verdict"], "sound");
+  std::remove(input.c_str());
+  std::remove(results.c_str());
 }
 
 }  // namespace

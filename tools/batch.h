@@ -29,9 +29,6 @@ namespace tsume {
 
 int RunBatch(const CommandArgs& args, std::ostream& out, std::ostream& err);
 
-// Exit code after Ctrl-C (128 + SIGINT), as a shell reports a process killed by it.
-constexpr int kExitInterrupted = 130;
-
 struct BatchOptions {
   std::vector<std::string> files;
   CollectionFormat format = CollectionFormat::kAuto;

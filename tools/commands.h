@@ -20,6 +20,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err);
 constexpr int kExitOk = 0;
 constexpr int kExitMismatch = 1;
 constexpr int kExitUsage = 2;
+// After Ctrl-C (128 + SIGINT), as a shell reports a process killed by it: what was shown or
+// written is whole, but the run did not finish.
+constexpr int kExitInterrupted = 130;
 
 }  // namespace tsume
 

@@ -83,7 +83,8 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   Solver solver(*options);
   int exit_code = kExitOk;
-  for (const InputProblem& problem : *problems) {
+  for (size_t i = 0; i < problems->size(); ++i) {
+    const InputProblem& problem = (*problems)[i];
     if (!problem.position.ok()) {
       err << "tsume solve: " << problem.source << ": " << problem.position.status().message()
           << "\n";
@@ -98,7 +99,14 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << FormatSolveResult(problem, *problem.position, result) << "\n";
     }
     out.flush();
-    if (interrupt.interrupted()) break;
+    if (interrupt.interrupted()) {
+      // The result above is what the search knew when stopped.
+      if (size_t left = problems->size() - i - 1; left > 0) {
+        err << "tsume solve: interrupted: " << left << (left == 1 ? " position" : " positions")
+            << " not solved\n";
+      }
+      return kExitInterrupted;
+    }
   }
   return exit_code;
 }

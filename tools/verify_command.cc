@@ -244,12 +244,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     progress.Clear();
     return report;
   };
-  // Prints a result, and writes it to the results file unless `written` is false.
+  // Prints a result, and writes it to the results file (and counts it in the summary) unless
+  // `written` is false.
+  int verified = 0;
   auto emit = [&](const Pending& p, const VerifyReport& report, absl::Duration time_limit,
                   int tries, bool written = true) {
     const InputProblem& problem = *p.problem;
     const Position& start = *problem.position;
-    ++verdicts[ToString(report.verdict)];
+    if (written) {
+      ++verdicts[ToString(report.verdict)];
+      ++verified;
+    }
     const SolveResult& solution = report.solution;
     nlohmann::json line = ReportToJson(problem, start, report, p.intended_error, time_limit, tries);
     if (results.is_open() && written) {
@@ -364,6 +369,14 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     out << "summary:";
     for (const auto& [verdict, count] : verdicts) out << "  " << verdict << " " << count;
     out << "\n";
+  }
+  if (interrupt.interrupted()) {
+    // Ctrl-C: how many problems were left unverified (the one it stopped included); the
+    // status says the run did not finish. JSON keeps stdout to result lines.
+    int left = int(pending.size()) - verified;
+    (json ? err : out) << (json ? "tsume verify: " : "") << "interrupted: " << left
+                       << (left == 1 ? " problem" : " problems") << " not verified\n";
+    return kExitInterrupted;
   }
   return exit_code;
 }
