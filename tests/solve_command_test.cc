@@ -288,5 +288,39 @@ TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
   std::remove(results.c_str());
 }
 
+// Ctrl-C during a second try (--total-time-ms): the problem keeps its first try's result,
+// written, and the run still says it did not finish.
+TEST(VerifyCommandTest, CtrlCInASecondTryKeepsTheFirstTrysResult) {
+  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+  std::string input = WriteLines("verify_second_try", {kMateIn3, kSlowSfen});
+  std::string results =
+      ::testing::TempDir() + "verify_second_try_" + std::to_string(getpid()) + ".jsonl";
+  std::remove(results.c_str());
+  // zukou-008's first try ends after 200 ms (the clock is read every 1024 nodes), and its
+  // second try, with the rest of ten minutes, is under way two seconds after the first result.
+  absl::Time first_written = absl::InfiniteFuture();
+  std::thread interrupter = InterruptWhen([&] {
+    if (first_written == absl::InfiniteFuture() && std::ifstream(results).peek() != EOF) {
+      first_written = absl::Now();
+    }
+    return absl::Now() - first_written > absl::Seconds(2);
+  });
+  std::ostringstream out, err;
+  int code = RunVerify(
+      {"--time-ms", "200", "--total-time-ms", "600000", "--hash-mb", "16", "--out", results, input},
+      out, err);
+  interrupter.join();
+  EXPECT_EQ(code, kExitInterrupted) << err.str();
+  std::ifstream file(results);
+  std::vector<nlohmann::json> kept;
+  for (std::string line; std::getline(file, line);) kept.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(kept.size(), 2u) << out.str();
+  EXPECT_EQ(kept[1]["verdict"], "unknown");
+  EXPECT_EQ(kept[1]["tries"], 1);
+  EXPECT_THAT(out.str(), HasSubstr("interrupted: second tries stopped"));
+  std::remove(input.c_str());
+  std::remove(results.c_str());
+}
+
 }  // namespace
 }  // namespace tsume

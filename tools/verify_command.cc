@@ -371,11 +371,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     out << "\n";
   }
   if (interrupt.interrupted()) {
-    // Ctrl-C: how many problems were left unverified (the one it stopped included); the
-    // status says the run did not finish. JSON keeps stdout to result lines.
+    // Ctrl-C: how many problems were left unverified (the one it stopped included), or that
+    // second tries were cut short; the status says the run did not finish. JSON keeps stdout
+    // to result lines.
     int left = int(pending.size()) - verified;
-    (json ? err : out) << (json ? "tsume verify: " : "") << "interrupted: " << left
-                       << (left == 1 ? " problem" : " problems") << " not verified\n";
+    std::ostream& to = json ? err : out;
+    to << (json ? "tsume verify: " : "") << "interrupted: ";
+    if (left > 0) {
+      to << left << (left == 1 ? " problem" : " problems") << " not verified\n";
+    } else {
+      to << "second tries stopped; their first tries' results stand\n";
+    }
     return kExitInterrupted;
   }
   return exit_code;
