@@ -1,5 +1,6 @@
 // `tsume solve` as a command: exit status and error lines for bad input in files; the
-// progress line of solve and verify on a terminal; the JSON account of the exact passes.
+// progress line of solve and verify on a terminal; the JSON account of the exact passes;
+// what solve and verify leave after Ctrl-C.
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -229,17 +230,34 @@ std::thread InterruptWhen(std::function<bool()> ready) {
   });
 }
 
+// A mate in 3 solved and verified in a few milliseconds.
+constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+
+// A file of this test process's own under the test directory.
+std::string TempFile(const std::string& name) {
+  return ::testing::TempDir() + name + "_" + std::to_string(getpid());
+}
+
 std::string WriteLines(const std::string& name, const std::vector<std::string>& lines) {
-  std::string path = ::testing::TempDir() + name + "_" + std::to_string(getpid()) + ".txt";
+  std::string path = TempFile(name) + ".txt";
   std::ofstream file(path);
   for (const std::string& line : lines) file << line << "\n";
   return path;
 }
 
+// A results file's whole JSON lines (none while it does not exist); read while the command
+// writes, the last line may be partly written.
+std::vector<nlohmann::json> ResultsIn(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  std::string text = buffer.str();
+  return JsonLines(text.substr(0, text.rfind('\n') + 1));
+}
+
 // Ctrl-C during a solve: the position's result as far as known, none for the positions after
 // it (named by count), and status 130.
 TEST(SolveCommandTest, CtrlCShowsWhatIsKnownAndTheStatusIs130) {
-  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
   std::string input = WriteLines("solve_interrupted", {kSlowSfen, kMateIn3});
   absl::Time start = absl::Now();
   std::thread interrupter =
@@ -258,18 +276,10 @@ TEST(SolveCommandTest, CtrlCShowsWhatIsKnownAndTheStatusIs130) {
 // Ctrl-C during a collection's verification: the results written before it stand, the one it
 // stopped is shown but neither written nor counted, the rest are named by count, status 130.
 TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
-  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
   std::string input = WriteLines("verify_interrupted", {kMateIn3, kSlowSfen, kMateIn3});
-  std::string results =
-      ::testing::TempDir() + "verify_interrupted_" + std::to_string(getpid()) + ".jsonl";
+  std::string results = TempFile("verify_interrupted") + ".jsonl";
   std::remove(results.c_str());
-  auto written = [&] {
-    std::ifstream file(results);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(file, line);) lines.push_back(line);
-    return lines;
-  };
-  std::thread interrupter = InterruptWhen([&] { return !written().empty(); });
+  std::thread interrupter = InterruptWhen([&] { return !ResultsIn(results).empty(); });
   std::ostringstream out, err;
   int code =
       RunVerify({"--time-ms", "120000", "--hash-mb", "16", "--out", results, input}, out, err);
@@ -281,9 +291,9 @@ TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
   EXPECT_THAT(text, Not(HasSubstr(":3  ")));
   EXPECT_THAT(text, HasSubstr("summary:  sound 1\n"));
   EXPECT_THAT(text, HasSubstr("interrupted: 2 problems not verified"));
-  std::vector<std::string> kept = written();
+  std::vector<nlohmann::json> kept = ResultsIn(results);
   ASSERT_EQ(kept.size(), 1u);
-  EXPECT_EQ(nlohmann::json::parse(kept[0])["verdict"], "sound");
+  EXPECT_EQ(kept[0]["verdict"], "sound");
   std::remove(input.c_str());
   std::remove(results.c_str());
 }
@@ -291,16 +301,14 @@ TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
 // Ctrl-C during a second try (--total-time-ms): the problem keeps its first try's result,
 // written, and the run still says it did not finish.
 TEST(VerifyCommandTest, CtrlCInASecondTryKeepsTheFirstTrysResult) {
-  constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
   std::string input = WriteLines("verify_second_try", {kMateIn3, kSlowSfen});
-  std::string results =
-      ::testing::TempDir() + "verify_second_try_" + std::to_string(getpid()) + ".jsonl";
+  std::string results = TempFile("verify_second_try") + ".jsonl";
   std::remove(results.c_str());
   // zukou-008's first try ends after 200 ms (the clock is read every 1024 nodes), and its
   // second try, with the rest of ten minutes, is under way two seconds after the first result.
   absl::Time first_written = absl::InfiniteFuture();
   std::thread interrupter = InterruptWhen([&] {
-    if (first_written == absl::InfiniteFuture() && std::ifstream(results).peek() != EOF) {
+    if (first_written == absl::InfiniteFuture() && !ResultsIn(results).empty()) {
       first_written = absl::Now();
     }
     return absl::Now() - first_written > absl::Seconds(2);
@@ -311,9 +319,7 @@ TEST(VerifyCommandTest, CtrlCInASecondTryKeepsTheFirstTrysResult) {
       out, err);
   interrupter.join();
   EXPECT_EQ(code, kExitInterrupted) << err.str();
-  std::ifstream file(results);
-  std::vector<nlohmann::json> kept;
-  for (std::string line; std::getline(file, line);) kept.push_back(nlohmann::json::parse(line));
+  std::vector<nlohmann::json> kept = ResultsIn(results);
   ASSERT_EQ(kept.size(), 2u) << out.str();
   EXPECT_EQ(kept[1]["verdict"], "unknown");
   EXPECT_EQ(kept[1]["tries"], 1);
