@@ -230,8 +230,8 @@ std::thread InterruptWhen(std::function<bool()> ready) {
   });
 }
 
-// A mate in 3 solved and verified in a few milliseconds.
-constexpr char kMateIn3[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
+// A mate in 5 (verify_test.cc's kSwap), solved and verified in a few milliseconds.
+constexpr char kMateIn5[] = "7sk/5+R3/2R3s1G/6N2/9/9/9/9/9 b 2b3g2s3n4l18p 1";
 
 // A file of this test process's own under the test directory.
 std::string TempFile(const std::string& name) {
@@ -258,7 +258,7 @@ std::vector<nlohmann::json> ResultsIn(const std::string& path) {
 // Ctrl-C during a solve: the position's result as far as known, none for the positions after
 // it (named by count), and status 130.
 TEST(SolveCommandTest, CtrlCShowsWhatIsKnownAndTheStatusIs130) {
-  std::string input = WriteLines("solve_interrupted", {kSlowSfen, kMateIn3});
+  std::string input = WriteLines("solve_interrupted", {kSlowSfen, kMateIn5});
   absl::Time start = absl::Now();
   std::thread interrupter =
       InterruptWhen([start] { return absl::Now() - start > absl::Milliseconds(300); });
@@ -276,7 +276,7 @@ TEST(SolveCommandTest, CtrlCShowsWhatIsKnownAndTheStatusIs130) {
 // Ctrl-C during a collection's verification: the results written before it stand, the one it
 // stopped is shown but neither written nor counted, the rest are named by count, status 130.
 TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
-  std::string input = WriteLines("verify_interrupted", {kMateIn3, kSlowSfen, kMateIn3});
+  std::string input = WriteLines("verify_interrupted", {kMateIn5, kSlowSfen, kMateIn5});
   std::string results = TempFile("verify_interrupted") + ".jsonl";
   std::remove(results.c_str());
   std::thread interrupter = InterruptWhen([&] { return !ResultsIn(results).empty(); });
@@ -301,7 +301,7 @@ TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
 // Ctrl-C during a second try (--total-time-ms): the problem keeps its first try's result,
 // written, and the run still says it did not finish.
 TEST(VerifyCommandTest, CtrlCInASecondTryKeepsTheFirstTrysResult) {
-  std::string input = WriteLines("verify_second_try", {kMateIn3, kSlowSfen});
+  std::string input = WriteLines("verify_second_try", {kMateIn5, kSlowSfen});
   std::string results = TempFile("verify_second_try") + ".jsonl";
   std::remove(results.c_str());
   // zukou-008's first try ends after 200 ms (the clock is read every 1024 nodes), and its

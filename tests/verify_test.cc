@@ -898,7 +898,7 @@ TEST(VerifyCommandTest, SecondTriesComeAfterTheProblemsDecidedAtOnce) {
   }
   std::ostringstream out, err;
   // zukou-058 cannot be verified in 30 ms (0.24 s in Release, 1.1 s with ASan); kSwap, a mate
-  // in 3 taking 90 nodes, can (2 ms, 11 ms with ASan; the clock is read every 1024 nodes).
+  // in 5 taking 90 nodes, can (2 ms, 11 ms with ASan; the clock is read every 1024 nodes).
   ASSERT_EQ(RunVerify({"--time-ms", "30", "--total-time-ms", "600000", input}, out, err), kExitOk)
       << err.str();
   std::string text = out.str();
