@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
+#include "tests/json_lines_util.h"
 #include "tools/commands.h"
 #include "tools/solve_output.h"
 
@@ -46,14 +46,6 @@ CommandRun Solve(const CommandArgs& args) {
   std::ostringstream out, err;
   int code = RunSolve(args, out, err);
   return {code, out.str(), err.str()};
-}
-
-std::vector<nlohmann::json> JsonLines(const std::string& text) {
-  std::vector<nlohmann::json> lines;
-  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
-    lines.push_back(nlohmann::json::parse(line));
-  }
-  return lines;
 }
 
 // A bad line is reported with its file and line and skipped; the other problems are solved;

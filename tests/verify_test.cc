@@ -25,6 +25,7 @@
 #include "nlohmann/json.hpp"
 #include "problems/collection.h"
 #include "solver/dfpn.h"
+#include "tests/json_lines_util.h"
 #include "tools/commands.h"
 
 namespace tsume {
@@ -805,13 +806,6 @@ TEST(VerifyCommandTest, IntendedLineFaultIsShownFromTheIntendedLine) {
 
 // zukou-058 (29 plies): verified in about 0.2 s in Release, far more than a millisecond.
 constexpr char kZuko58[] = "9/9/9/5l1n1/3S1p1+R1/4Gg2g/3p2N1N/4+nBkS1/4+B2P1 b Prg2s3l14p 1";
-
-std::vector<nlohmann::json> JsonLines(const std::string& text) {
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
 
 // The single JSON line `tsume verify --json ARGS` prints for one problem (null when it
 // fails or prints another number of lines).
