@@ -240,6 +240,14 @@ class SolveRun {
         NodeResult shorter;
         ExactPass& pass = exact_passes_.emplace_back();
         pass.within = length - 2;
+        // One try of the pass (`try_budget` 0: no budget), its nodes counted in the pass;
+        // true when it settled the pass or reached the limits.
+        auto try_pass = [&](int64_t try_budget) {
+          int64_t pass_start = search_.nodes();
+          shorter = MostlyDisprovingRun(root, length - 2, true, 0, try_budget);
+          pass.nodes += search_.nodes() - pass_start;
+          return shorter.proven() || shorter.disproven() || search_.limit_reached();
+        };
         bool settled = false;
         // A long line is swept before the pass (SweepLine), which needs the line: when the
         // turn's budget was too little to read it out (寿's tails, zukou-083), it gets as
@@ -248,10 +256,7 @@ class SolveRun {
           found = ProofLine(root, length, std::max(budget, search_.nodes()));
         }
         if (found && int(found->moves.size()) >= options_.sweep_min_plies) {
-          int64_t pass_start = search_.nodes();
-          shorter = MostlyDisprovingRun(root, length - 2, true, 0, kSweepProbeBudget);
-          pass.nodes += search_.nodes() - pass_start;
-          settled = shorter.proven() || shorter.disproven() || search_.limit_reached();
+          settled = try_pass(kSweepProbeBudget);
           if (!settled) {
             int64_t sweep_start = search_.nodes();
             pass.sweep_shortening = SweepLine(root, *found);
@@ -260,10 +265,7 @@ class SolveRun {
           }
         }
         for (int64_t slice = search_.nodes(); !settled; slice *= 2) {
-          int64_t pass_start = search_.nodes();
-          shorter = MostlyDisprovingRun(root, length - 2, true, 0, found ? 0 : slice);
-          pass.nodes += search_.nodes() - pass_start;
-          if (found || shorter.proven() || shorter.disproven() || search_.limit_reached()) break;
+          if (try_pass(found ? 0 : slice) || found) break;
           found = ProofLine(root, length, std::max(budget, slice / 2));
         }
         pass.status = StatusOf(shorter);
