@@ -21,10 +21,12 @@
 # Options:
 #   --quick      only the first 200 problems of each practical file (ids stay "mate3.txt:N",
 #                so quick and full runs can be compared with `tsume report NEW OLD`)
-#   --jobs N     problems solved in parallel (default 1); --hash-mb is shared among them
+#   --jobs N     problems solved in parallel (default 1; verify: one per core); --hash-mb is
+#                shared among them
 #   --time-ms N  time limit per problem for every suite (default: 10 s practical, 60 s zukou,
 #                600 s microcosmos; verify: 30 s for the first try)
-#   --hash-mb N  table size in MB, in total (default 1024; verify: tsume's own default, 256)
+#   --hash-mb N  table size in MB, in total (default 1024; verify: tsume's own default, 256,
+#                for each job)
 #   --rebuild    rebuild build/release first even if the binary exists
 #   --suites S   which suites to run, space-separated (default: practical zukou microcosmos)
 # Environment: TSUME_BIN (a tsume binary to use instead of build/release/tsume), TSUME_SHARED
@@ -56,6 +58,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tools/setup.sh"
 
 quick=0
 jobs=1
+jobs_given=0
 time_ms=""
 hash_mb=""
 rebuild=0
@@ -63,7 +66,7 @@ suites="practical zukou microcosmos"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
-    --jobs) jobs="$2"; shift ;;
+    --jobs) jobs="$2"; jobs_given=1; shift ;;
     --time-ms) time_ms="$2"; shift ;;
     --hash-mb) hash_mb="$2"; shift ;;
     --rebuild) rebuild=1 ;;
@@ -138,11 +141,15 @@ for suite in $suites; do
     zukou) run_suite zukou tsume 60000 "$TSUME_ROOT/problems/classics/zukou.tsv" ;;
     microcosmos) run_suite microcosmos tsume 600000 "$TSUME_ROOT/problems/classics/microcosmos.tsv" ;;
     verify)
-      # One problem at a time (--jobs does not apply): the budget is the run's wall time.
-      echo "== verify (--time-ms ${time_ms:-30000}, --total-time-ms 1800000)" >&2
+      # The budget is the run's wall time: one job per core unless --jobs says otherwise, each
+      # with tsume's default 256 MB unless --hash-mb (the total) says otherwise.
+      verify_jobs=$jobs
+      ((jobs_given)) || verify_jobs=$(nproc)
+      echo "== verify (--time-ms ${time_ms:-30000}, --total-time-ms 1800000, --jobs $verify_jobs)" >&2
       started=$(date +%s)
       status=0
-      "$tsume" verify --time-ms "${time_ms:-30000}" --total-time-ms 1800000 --hash-mb "${hash_mb:-256}" \
+      "$tsume" verify --time-ms "${time_ms:-30000}" --total-time-ms 1800000 --jobs "$verify_jobs" \
+        --hash-mb "${hash_mb:-$((256 * verify_jobs))}" \
         --out "$out_dir/verify.jsonl" "$TSUME_ROOT/problems/classics/zukou.tsv" \
         > "$out_dir/verify.txt" || status=$?
       echo "wall time: $(($(date +%s) - started)) s" >> "$out_dir/verify.txt"

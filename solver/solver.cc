@@ -769,6 +769,11 @@ SolveResult Solver::Solve(const Position& root) {
   return result;
 }
 
+void Solver::StartQueries() {
+  impl_->tt.Clear();
+  impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
+}
+
 SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker_to_move) {
   if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
   Position copy = pos;

@@ -113,6 +113,10 @@ class Solver {
   // side not to move in check (Position guarantees this).
   SolveResult Solve(const Position& root);
 
+  // Starts queries without a solve: the table is cleared and the limits of the options count
+  // from now, as for a Solve. Queries before any Solve (or after this) go on from here.
+  void StartQueries();
+
   // Follow-up queries after Solve(root), on positions reached from root (`pos` carries the
   // moves from root, so repetitions are judged on the real history). They share the table and
   // the time and node limits of that solve.

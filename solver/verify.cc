@@ -240,6 +240,63 @@ class MainLinePositions {
   std::map<std::string, int> last_ply_;
 };
 
+// VerifyOptions::refutation_time's searches: along the intended line from its last attacker
+// move up, each position after one asked for a mate within the plies left plus two. A flaw
+// when one has none, naming the defence that holds out where a search finds it; nothing when
+// every one has a mate, or the limits stop a search first.
+std::optional<Flaw> RefuteIntendedLine(Solver& solver, const Position& problem,
+                                       const std::vector<Move>& intended) {
+  int n = int(intended.size());
+  Position pos = problem;
+  for (Move m : intended) {
+    if (!pos.IsFullyLegal(m)) return std::nullopt;  // for CheckIntendedLine to say
+    pos.DoMove(m);
+  }
+  // Deepest first: there the searches are cheapest, and a wrong defence is met soonest.
+  for (int i = n - 1; i >= 0; pos.UndoMove(), --i) {
+    if (i % 2 != 0) continue;
+    int within = n - i - 1 + 2;
+    SolveStatus status = solver.MateWithin(pos, within, false);
+    if (status == SolveStatus::kUnknown) return std::nullopt;
+    if (status == SolveStatus::kMate) continue;
+    std::string why = absl::StrCat(" no mate within ", within, " plies (the line has ", within - 2,
+                                   " left): the line is no solution, not even with a longer "
+                                   "variation (変長)");
+    Flaw flaw{FlawKind::kBadIntendedLine,
+              i + 1,
+              absl::StrCat("after ", ToUsi(intended[i]), " there is", why),
+              {}};
+    // The defence: the search above mostly left its disproof in the table.
+    Bitboard between;
+    if (pos.checkers().Count() == 1) {
+      between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+    }
+    MoveList defences;
+    GenerateEvasions(pos, defences);
+    for (Move d : defences) {
+      bool unknown = false;
+      if (IsDeferrableDrop(d, between) &&
+          UselessDropSquare(solver, pos, d.to(), within - 2, unknown)) {
+        continue;
+      }
+      if (unknown) break;
+      pos.DoMove(d);
+      SolveStatus longer = solver.MateWithin(pos, within - 1, true);
+      pos.UndoMove();
+      if (longer == SolveStatus::kUnknown) break;
+      if (longer == SolveStatus::kNoMate) {
+        flaw.ply = i + 2;
+        flaw.detail =
+            absl::StrCat("after ", ToUsi(intended[i]), ", ", ToUsi(d), " holds out:", why);
+        flaw.line = {d};
+        break;
+      }
+    }
+    return flaw;
+  }
+  return std::nullopt;
+}
+
 // Tsume rules: a drop on `s` (between the checker and the king) is useless when some attacker
 // move to `s`, played as if the defender had passed, mates within `depth` plies. Sets `unknown`
 // when the limits stopped a query.
@@ -531,7 +588,8 @@ TimeCut WhatTheTimeCut(const VerifyReport& report) {
 
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
-                           const VerifyStageCallback& on_stage) {
+                           const VerifyStageCallback& on_stage,
+                           const VerifyOptions& verify_options) {
   absl::Time start = absl::Now();
   auto stage = [&](const char* name) {
     if (on_stage) on_stage(name);
@@ -542,11 +600,46 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
     solver.set_options(options);
   }
   VerifyReport report;
+  // The intended line alone first (VerifyOptions::refutation_time): its searches have their
+  // own table, which the solve then clears, and their own share of the time.
+  std::optional<Flaw> refuted;
+  int64_t refutation_nodes = 0;
+  absl::Duration time_limit = solver.options().time_limit;
+  if (verify_options.refutation_time > absl::ZeroDuration() && !intended.empty() &&
+      time_limit != absl::InfiniteDuration()) {
+    stage("line alone");
+    SolveOptions options = solver.options();
+    options.time_limit = std::min(verify_options.refutation_time, time_limit);
+    solver.set_options(options);
+    solver.StartQueries();
+    refuted = RefuteIntendedLine(solver, problem, intended);
+    refutation_nodes = solver.nodes();
+    // The rest of the time for the solve; once the searches have found the flaw, no more than
+    // they took (the verdict is known: the solve only adds the length, or a bound of it).
+    absl::Duration spent = absl::Now() - start;
+    absl::Duration left = std::max(time_limit - spent, absl::ZeroDuration());
+    options.time_limit = refuted ? std::min(left, spent) : left;
+    solver.set_options(options);
+  }
   auto finish = [&](Verdict verdict) {
+    // The line's flaw, unless the checks after the solve found the line wrong themselves
+    // (or there is no mate at all).
+    if (refuted && verdict != Verdict::kNotMate &&
+        std::none_of(report.flaws.begin(), report.flaws.end(),
+                     [](const Flaw& f) { return f.kind == FlawKind::kBadIntendedLine; })) {
+      report.flaws.push_back(*refuted);
+      verdict = Verdict::kFlawed;
+    }
     report.verdict = verdict;
+    // (A limit that stopped the line's searches alone cost nothing the solve did not find.)
     report.limit = solver.first_limit_reason();
-    report.nodes = solver.nodes();
+    report.nodes = refutation_nodes + solver.nodes();
     report.elapsed = absl::Now() - start;
+    if (time_limit != solver.options().time_limit) {
+      SolveOptions options = solver.options();
+      options.time_limit = time_limit;
+      solver.set_options(options);
+    }
     return report;
   };
   stage("solve");

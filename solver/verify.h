@@ -90,17 +90,31 @@ struct VerifyReport {
 enum class TimeCut { kNone, kVerdict, kInformation };
 TimeCut WhatTheTimeCut(const VerifyReport& report);
 
-// Told each stage of a verification as it starts, for progress displays: "solve", then, once
+// Told each stage of a verification as it starts, for progress displays: "line alone" (with
+// VerifyOptions::refutation_time), "solve", then, once
 // the solve has proven the exact length with its line, "intended line" (when one is given),
 // "余詰", "変同" and "変化別詰".
 using VerifyStageCallback = std::function<void(const char* stage)>;
+
+struct VerifyOptions {
+  // With an intended line and a time limit: before the solve, up to this much of the time goes
+  // to searches along the intended line alone, from its end up: after each of its attacker
+  // moves, is there a mate within the plies the line has left plus two? None anywhere means
+  // no solution begins with the line's moves up to there, not even one with a longer
+  // variation (変長): the line is wrong and the problem flawed, whatever its exact length. Such
+  // a search can be far cheaper than the solve's proof of the exact length (zukou-021: a
+  // minute against hours). Once they find the flaw, the solve gets no more time than they
+  // took (the verdict is known; the solve only adds what it can). Zero: no such searches.
+  absl::Duration refutation_time = absl::ZeroDuration();
+};
 
 // Verifies the problem with `solver` (its options give the limits, which cover the whole
 // verification; rules are forced to tsume). `stated_length` and `intended` are optional
 // (empty line: none given).
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
-                           const VerifyStageCallback& on_stage = nullptr);
+                           const VerifyStageCallback& on_stage = nullptr,
+                           const VerifyOptions& verify_options = {});
 
 }  // namespace tsume
 

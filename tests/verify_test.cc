@@ -616,6 +616,52 @@ TEST(VerifyTest, IntendedLineMovesAreCheckedWhenTheSolveIsCutShort) {
       << illegal_report.flaws[0].detail;
 }
 
+// VerifyOptions::refutation_time: searches along the intended line alone show it wrong where
+// the solve, cut by the limits, cannot. Zuko 13's line of 23 plies without its last four
+// leaves the defender, after ply 19, four plies where the line allows two (and 変長 four).
+TEST(VerifyTest, TheLineAloneShowsItWrongWhereTheSolveIsCutShort) {
+  VerifyReport plain = VerifyZuko13WithinLimit(23);
+  ASSERT_EQ(plain.verdict, Verdict::kUnknown);
+  std::vector<Move> line(plain.solution.moves.begin(), plain.solution.moves.end() - 4);
+  ASSERT_EQ(line.size(), 19u);
+
+  SolveOptions options = TestOptions(400000);
+  options.time_limit = absl::Seconds(600);
+  VerifyOptions alone;
+  alone.refutation_time = absl::Seconds(150);
+  Solver solver(options);
+  std::vector<std::string> stages;
+  VerifyReport report = VerifyProblem(
+      solver, FromSfen(kZuko13), 23, line, [&](const char* stage) { stages.push_back(stage); },
+      alone);
+  EXPECT_THAT(stages, ::testing::ElementsAre("line alone", "solve"));
+  ASSERT_EQ(report.verdict, Verdict::kFlawed);
+  ASSERT_EQ(report.flaws.size(), 1u);
+  const Flaw& flaw = report.flaws[0];
+  EXPECT_EQ(flaw.kind, FlawKind::kBadIntendedLine);
+  // The defence after ply 19 that holds out, named: from ply 19 on no mate within the none
+  // the line has left and two more.
+  EXPECT_EQ(flaw.ply, 20);
+  ASSERT_EQ(flaw.line.size(), 1u);
+  EXPECT_NE(flaw.detail.find("no mate within 2 plies (the line has 0 left)"), std::string::npos)
+      << flaw.detail;
+  Position after = PositionBefore(FromSfen(kZuko13), line, 20);
+  after.DoMove(flaw.line[0]);
+  Solver check(TestOptions());
+  EXPECT_EQ(check.MateWithin(after, 1, true), SolveStatus::kNoMate);
+  // The solve had no more time than the line's searches took: cut, the length a bound.
+  EXPECT_FALSE(report.solution.length_exact);
+  // The time limit is the solver's again.
+  EXPECT_EQ(solver.options().time_limit, absl::Seconds(600));
+
+  // The correct line: every search along it finds its mate, and the verdict waits for the
+  // solve as before.
+  VerifyReport whole_line =
+      VerifyProblem(solver, FromSfen(kZuko13), 23, plain.solution.moves, nullptr, alone);
+  EXPECT_EQ(whole_line.verdict, Verdict::kUnknown);
+  EXPECT_TRUE(whole_line.flaws.empty());
+}
+
 // Progress displays are told each stage as it starts, in order; when the limits stop the
 // solve, nothing follows it.
 TEST(VerifyTest, StagesAreReportedInOrder) {
@@ -912,6 +958,58 @@ TEST(VerifyCommandTest, BadTotalTimeIsNamed) {
     EXPECT_EQ(RunVerify({"--total-time-ms", bad, kSwap}, out, err), kExitUsage) << bad;
     EXPECT_NE(err.str().find("tsume verify: flag --total-time-ms"), std::string::npos) << err.str();
   }
+}
+
+// --jobs: problems verified side by side, each result written as it is known, every one
+// counted; with a budget the second tries run side by side too.
+TEST(VerifyCommandTest, JobsVerifySideBySide) {
+  const std::string input =
+      ::testing::TempDir() + "verify_jobs_" + std::to_string(getpid()) + ".txt";
+  const std::string path =
+      ::testing::TempDir() + "verify_jobs_" + std::to_string(getpid()) + ".jsonl";
+  {
+    std::ofstream file(input);
+    file << kZuko58 << "\n" << kSwap << "\n" << kRealAlternative << "\n" << kZuko58 << "\n";
+  }
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({"--jobs", "2", "--out", path, input}, out, err), kExitOk) << err.str();
+  EXPECT_NE(out.str().find("summary:  flawed 1  sound 3"), std::string::npos) << out.str();
+  std::multiset<std::string> verdicts;
+  for (const std::string& line : ReadLines(path)) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    verdicts.insert(absl::StrCat(j["id"].get<std::string>(), " ", j["verdict"].get<std::string>()));
+  }
+  EXPECT_THAT(verdicts, ::testing::UnorderedElementsAre(
+                            ::testing::EndsWith(":1 sound"), ::testing::EndsWith(":2 sound"),
+                            ::testing::EndsWith(":3 flawed"), ::testing::EndsWith(":4 sound")));
+
+  // zukou-058 twice, too slow for its first try's 30 ms: both verified again at once.
+  std::ostringstream budget_out, budget_err;
+  ASSERT_EQ(RunVerify({"--jobs", "2", "--time-ms", "30", "--total-time-ms", "600000", input},
+                      budget_out, budget_err),
+            kExitOk)
+      << budget_err.str();
+  std::string text = budget_out.str();
+  EXPECT_NE(text.find("summary:  flawed 1  sound 3"), std::string::npos) << text;
+  size_t first = text.find("second try");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_NE(text.find("second try", first + 1), std::string::npos) << text;
+  std::remove(input.c_str());
+  std::remove(path.c_str());
+}
+
+TEST(VerifyCommandTest, BadJobsAreNamed) {
+  for (const char* bad : {"0", "-1", "two"}) {
+    std::ostringstream out, err;
+    EXPECT_EQ(RunVerify({"--jobs", bad, kSwap}, out, err), kExitUsage) << bad;
+    EXPECT_NE(err.str().find("tsume verify: flag --jobs"), std::string::npos) << err.str();
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(RunVerify({"--jobs", "4", "--hash-mb", "2", kSwap}, out, err), kExitUsage);
+  EXPECT_NE(err.str().find("tsume verify: flag --hash-mb: 2 MB leaves less than 1 MB for each of "
+                           "the 4 jobs"),
+            std::string::npos)
+      << err.str();
 }
 
 TEST(VerifyCommandTest, HumanOutputShowsNotesApartFromFlaws) {

@@ -1,12 +1,18 @@
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "core/notation.h"
 #include "nlohmann/json.hpp"
 #include "solver/verify.h"
@@ -23,7 +29,7 @@ namespace {
 
 constexpr char kVerifyHelp[] =
     "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
-    "                    [--format F] [--out FILE] [--resume] (SFEN | FILE...)\n"
+    "                    [--jobs N] [--format F] [--out FILE] [--resume] (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
@@ -33,6 +39,10 @@ constexpr char kVerifyHelp[] =
     "              (without it, an equal share of N); those the time left unknown are then\n"
     "              verified again, each with an equal share of the time left, and written\n"
     "              with that result; then, with what is left, those whose notes it cut\n"
+    "              (a second try spends a quarter of its time first on the intended line\n"
+    "              alone, which can show it wrong where the solve cannot finish)\n"
+    "  --jobs N    verify N problems at a time, one thread each; --hash-mb is shared\n"
+    "              out among them; results come in the order they are known\n"
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n";
@@ -121,6 +131,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   value_flags.insert("format");
   value_flags.insert("out");
   value_flags.insert("total-time-ms");
+  value_flags.insert("jobs");
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
@@ -139,6 +150,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   absl::StatusOr<int64_t> total_ms = parsed->GetInt("total-time-ms", 0, 1, int64_t(1) << 40);
   if (!total_ms.ok()) {
     err << "tsume verify: " << total_ms.status().message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<int64_t> jobs_flag = parsed->GetInt("jobs", 1, 1, 1024);
+  if (!jobs_flag.ok()) {
+    err << "tsume verify: " << jobs_flag.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (options->hash_mb < *jobs_flag) {
+    err << "tsume verify: flag --hash-mb: " << options->hash_mb
+        << " MB leaves less than 1 MB for each of the " << *jobs_flag << " jobs\n";
     return kExitUsage;
   }
   absl::StatusOr<std::vector<InputProblem>> problems =
@@ -231,24 +252,48 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (*total_ms > 0) {
     run_deadline = absl::Now() + absl::Milliseconds(*total_ms);
     if (first_try == absl::InfiniteDuration() && !pending.empty()) {
-      first_try = absl::Milliseconds(*total_ms) / int64_t(pending.size());
+      first_try = absl::Milliseconds(*total_ms) * *jobs_flag / int64_t(pending.size());
     }
   }
-  Solver solver(*options);
-  auto verify = [&](const Pending& p, absl::Duration time_limit) {
+  // One solver (and table) per job, the memory shared out among them as batch does.
+  int jobs = std::max(1, std::min<int>(int(*jobs_flag), int(pending.size())));
+  std::vector<std::unique_ptr<Solver>> solvers;
+  {
+    SolveOptions per_job = *options;
+    per_job.hash_mb = std::max<int64_t>(1, options->hash_mb / *jobs_flag);
+    // With several jobs the progress line is drawn here, from what each job is on.
+    if (jobs > 1) per_job.on_progress = nullptr;
+    for (int k = 0; k < jobs; ++k) solvers.push_back(std::make_unique<Solver>(per_job));
+  }
+  std::mutex mu;  // guards the output, the counts, the queues and the jobs' progress
+  std::vector<std::string> job_label(jobs);  // "zukou-003" or "" when idle
+  std::vector<const char*> job_stage(jobs, "");
+  auto verify = [&](int job, const Pending& p, absl::Duration time_limit, bool second_try) {
+    Solver& solver = *solvers[job];
     SolveOptions limited = solver.options();
     limited.time_limit = time_limit;
     solver.set_options(limited);
+    // A second try first spends a quarter of its time on the intended line alone: zukou-021's
+    // line is shown wrong so in about a minute, where its solve stays unfinished for hours.
+    VerifyOptions verify_options;
+    if (second_try) verify_options.refutation_time = time_limit / 4;
+    auto on_job_stage = [&](const char* name) {
+      if (jobs == 1) return on_stage(name);
+      std::lock_guard<std::mutex> lock(mu);
+      job_stage[job] = name;
+    };
     VerifyReport report = VerifyProblem(solver, *p.problem->position, p.problem->expected_length,
-                                        p.intended, on_stage);
-    progress.Clear();
+                                        p.intended, on_job_stage, verify_options);
+    if (jobs == 1) progress.Clear();
     return report;
   };
   // Prints a result, and writes it to the results file (and counts it in the summary) unless
   // `written` is false.
   int verified = 0;
+  // Called under `mu` when several jobs run.
   auto emit = [&](const Pending& p, const VerifyReport& report, absl::Duration time_limit,
                   int tries, bool written = true) {
+    progress.Clear();
     const InputProblem& problem = *p.problem;
     const Position& start = *problem.position;
     if (written) {
@@ -311,57 +356,116 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     out.flush();
   };
 
-  // Each problem in turn. Under a budget, one the time cut short waits, unwritten, for a
-  // second try: the time the others leave then goes to the problems that need it (Zuko in
-  // 30 minutes: zukou-037 and -053 need a little over 30 s each, most problems a few).
-  // Problems whose verdict the time left unknown come first; those that only lost
-  // information (notes, completeness) get what the first leave.
+  // Runs `work(job)` on each job's thread (the caller's when there is one job) and, meanwhile,
+  // keeps the progress line showing what each job is on.
+  auto run_jobs = [&](const std::function<void(int job)>& work) {
+    if (jobs == 1) return work(0);
+    std::vector<std::thread> threads;
+    std::atomic<int> running = jobs;
+    for (int k = 0; k < jobs; ++k) {
+      threads.emplace_back([&, k] {
+        work(k);
+        --running;
+      });
+    }
+    while (running > 0) {
+      absl::SleepFor(absl::Milliseconds(250));
+      if (!progress.enabled()) continue;
+      std::lock_guard<std::mutex> lock(mu);
+      std::string text = absl::StrCat(verified, "/", pending.size(), " verified");
+      for (int k = 0; k < jobs; ++k) {
+        if (!job_label[k].empty()) absl::StrAppend(&text, "  ", job_label[k], " ", job_stage[k]);
+      }
+      progress.Show(text);
+    }
+    for (std::thread& t : threads) t.join();
+    std::lock_guard<std::mutex> lock(mu);
+    progress.Clear();
+  };
+  auto set_label = [&](int job, std::string label) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (jobs == 1) current = label;
+    job_label[job] = std::move(label);
+    job_stage[job] = "";
+  };
+
+  // Each problem in turn (with several jobs, the next free job takes the next problem). Under
+  // a budget, one the time cut short waits, unwritten, for a second try: the time the others
+  // leave then goes to the problems that need it (Zuko in 30 minutes: zukou-037 and -053 need
+  // a little over 30 s each, most problems a few). Problems whose verdict the time left
+  // unknown come first; those that only lost information (notes, completeness) get what the
+  // first leave.
   struct Waiting {
-    const Pending* pending;
+    size_t index;  // in `pending`
     VerifyReport first;
     absl::Duration first_limit;
   };
   std::vector<Waiting> waiting_verdict, waiting_information;
-  for (size_t i = 0; i < pending.size() && !interrupt.interrupted(); ++i) {
-    const Pending& p = pending[i];
-    current = absl::StrCat("[", i + 1, "/", pending.size(), "] ", p.problem->id);
-    absl::Duration limit = first_try;
-    if (run_deadline) {
-      limit = std::min(limit, std::max(*run_deadline - absl::Now(), absl::ZeroDuration()));
-    }
-    VerifyReport report = verify(p, limit);
-    if (interrupt.interrupted()) {
-      // What is known is shown, but a verification stopped by Ctrl-C is no result: --resume
-      // does it again.
-      emit(p, report, limit, 1, /*written=*/false);
-      break;
-    }
-    TimeCut cut = run_deadline ? WhatTheTimeCut(report) : TimeCut::kNone;
-    if (cut == TimeCut::kNone) {
-      emit(p, report, limit, 1);
-    } else {
-      (cut == TimeCut::kVerdict ? waiting_verdict : waiting_information)
-          .push_back({&p, std::move(report), limit});
-    }
-  }
-  // Second tries, each with an equal share of the time left to its group (more if the ones
-  // before it finish early), when that is more than its first try had; otherwise, or when
-  // Ctrl-C stops it, the first try's result, a whole one, stands.
-  auto second_tries = [&](const std::vector<Waiting>& group, const char* what) {
-    for (size_t k = 0; k < group.size(); ++k) {
-      const Waiting& w = group[k];
-      absl::Duration share = (*run_deadline - absl::Now()) / int64_t(group.size() - k);
-      if (!interrupt.interrupted() && share > w.first_limit) {
-        current = absl::StrCat("[again, ", what, " ", k + 1, "/", group.size(), "] ",
-                               w.pending->problem->id);
-        VerifyReport again = verify(*w.pending, share);
-        if (!interrupt.interrupted()) {
-          emit(*w.pending, again, share, 2);
-          continue;
-        }
+  std::atomic<size_t> next_first = 0;
+  run_jobs([&](int job) {
+    while (!interrupt.interrupted()) {
+      size_t i = next_first++;
+      if (i >= pending.size()) break;
+      const Pending& p = pending[i];
+      set_label(job, absl::StrCat("[", i + 1, "/", pending.size(), "] ", p.problem->id));
+      absl::Duration limit = first_try;
+      if (run_deadline) {
+        limit = std::min(limit, std::max(*run_deadline - absl::Now(), absl::ZeroDuration()));
       }
-      emit(*w.pending, w.first, w.first_limit, 1);
+      VerifyReport report = verify(job, p, limit, false);
+      std::lock_guard<std::mutex> lock(mu);
+      if (interrupt.interrupted()) {
+        // What is known is shown, but a verification stopped by Ctrl-C is no result: --resume
+        // does it again.
+        emit(p, report, limit, 1, /*written=*/false);
+        break;
+      }
+      TimeCut cut = run_deadline ? WhatTheTimeCut(report) : TimeCut::kNone;
+      if (cut == TimeCut::kNone) {
+        emit(p, report, limit, 1);
+      } else {
+        (cut == TimeCut::kVerdict ? waiting_verdict : waiting_information)
+            .push_back({i, std::move(report), limit});
+      }
     }
+    set_label(job, "");
+  });
+  // Second tries in the order of the problems, except that those whose first try found no mate
+  // at all go last: the others are nearer a verdict, and the last of a group gets all the time
+  // then left (zukou-008, whose first mate alone takes some 130 s, then has the time the
+  // others leave).
+  auto by_order = [](const Waiting& a, const Waiting& b) { return a.index < b.index; };
+  std::sort(waiting_verdict.begin(), waiting_verdict.end(), by_order);
+  std::sort(waiting_information.begin(), waiting_information.end(), by_order);
+  std::stable_partition(waiting_verdict.begin(), waiting_verdict.end(), [](const Waiting& w) {
+    return w.first.solution.status == SolveStatus::kMate;
+  });
+  // Each second try gets an equal share of the time left to its group, counting the jobs (more
+  // if the ones before it finish early), when that is more than its first try had; otherwise,
+  // or when Ctrl-C stops it, the first try's result, a whole one, stands.
+  auto second_tries = [&](const std::vector<Waiting>& group, const char* what) {
+    std::atomic<size_t> next = 0;
+    run_jobs([&](int job) {
+      for (size_t k; (k = next++) < group.size();) {
+        const Waiting& w = group[k];
+        const Pending& p = pending[w.index];
+        absl::Duration left = *run_deadline - absl::Now();
+        absl::Duration share = std::min(left, left * jobs / int64_t(group.size() - k));
+        if (!interrupt.interrupted() && share > w.first_limit) {
+          set_label(job, absl::StrCat("[again, ", what, " ", k + 1, "/", group.size(), "] ",
+                                      p.problem->id));
+          VerifyReport again = verify(job, p, share, true);
+          std::lock_guard<std::mutex> lock(mu);
+          if (!interrupt.interrupted()) {
+            emit(p, again, share, 2);
+            continue;
+          }
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        emit(p, w.first, w.first_limit, 1);
+      }
+      set_label(job, "");
+    });
   };
   second_tries(waiting_verdict, "verdict");
   second_tries(waiting_information, "information");
