@@ -25,8 +25,7 @@
 #                shared among them
 #   --time-ms N  time limit per problem for every suite (default: 10 s practical, 60 s zukou,
 #                600 s microcosmos; verify: 30 s for the first try)
-#   --hash-mb N  table size in MB, in total (default 1024; verify: tsume's own default, 256,
-#                for each job)
+#   --hash-mb N  table size in MB, in total (default 1024; verify: 1024 for each job)
 #   --rebuild    rebuild build/release first even if the binary exists
 #   --suites S   which suites to run, space-separated (default: practical zukou microcosmos)
 # Environment: TSUME_BIN (a tsume binary to use instead of build/release/tsume), TSUME_SHARED
@@ -142,14 +141,15 @@ for suite in $suites; do
     microcosmos) run_suite microcosmos tsume 600000 "$TSUME_ROOT/problems/classics/microcosmos.tsv" ;;
     verify)
       # The budget is the run's wall time: one job per core unless --jobs says otherwise, each
-      # with tsume's default 256 MB unless --hash-mb (the total) says otherwise.
+      # with 1 GB unless --hash-mb (the total) says otherwise (zukou-008, the longest, takes
+      # 743 s with 256 MB, 655 s with 2 GB).
       verify_jobs=$jobs
       ((jobs_given)) || verify_jobs=$(nproc)
       echo "== verify (--time-ms ${time_ms:-30000}, --total-time-ms 1800000, --jobs $verify_jobs)" >&2
       started=$(date +%s)
       status=0
       "$tsume" verify --time-ms "${time_ms:-30000}" --total-time-ms 1800000 --jobs "$verify_jobs" \
-        --hash-mb "${hash_mb:-$((256 * verify_jobs))}" \
+        --hash-mb "${hash_mb:-$((1024 * verify_jobs))}" \
         --out "$out_dir/verify.jsonl" "$TSUME_ROOT/problems/classics/zukou.tsv" \
         > "$out_dir/verify.txt" || status=$?
       echo "wall time: $(($(date +%s) - started)) s" >> "$out_dir/verify.txt"

@@ -39,8 +39,8 @@ constexpr char kVerifyHelp[] =
     "              (without it, an equal share of N); those the time left unknown are then\n"
     "              verified again, each with an equal share of the time left, and written\n"
     "              with that result; then, with what is left, those whose notes it cut\n"
-    "              (a second try spends a quarter of its time first on the intended line\n"
-    "              alone, which can show it wrong where the solve cannot finish)\n"
+    "              (a second try for a verdict spends a quarter of its time first on the\n"
+    "              intended line alone, which can show it wrong where the solve cannot)\n"
     "  --jobs N    verify N problems at a time, one thread each; --hash-mb is shared\n"
     "              out among them; results come in the order they are known\n"
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
@@ -268,15 +268,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   std::mutex mu;  // guards the output, the counts, the queues and the jobs' progress
   std::vector<std::string> job_label(jobs);  // "zukou-003" or "" when idle
   std::vector<const char*> job_stage(jobs, "");
-  auto verify = [&](int job, const Pending& p, absl::Duration time_limit, bool second_try) {
+  auto verify = [&](int job, const Pending& p, absl::Duration time_limit, bool line_alone) {
     Solver& solver = *solvers[job];
     SolveOptions limited = solver.options();
     limited.time_limit = time_limit;
     solver.set_options(limited);
-    // A second try first spends a quarter of its time on the intended line alone: zukou-021's
-    // line is shown wrong so in about a minute, where its solve stays unfinished for hours.
+    // A second try for a verdict first spends a quarter of its time on the intended line
+    // alone: zukou-021's line is shown wrong so in about a minute, where its solve stays
+    // unfinished for hours. (Not for information: the verdict is known, and the solve would
+    // then get no more time than those searches took.)
     VerifyOptions verify_options;
-    if (second_try) verify_options.refutation_time = time_limit / 4;
+    if (line_alone) verify_options.refutation_time = time_limit / 4;
     auto on_job_stage = [&](const char* name) {
       if (jobs == 1) return on_stage(name);
       std::lock_guard<std::mutex> lock(mu);
@@ -443,7 +445,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // Each second try gets an equal share of the time left to its group, counting the jobs (more
   // if the ones before it finish early), when that is more than its first try had; otherwise,
   // or when Ctrl-C stops it, the first try's result, a whole one, stands.
-  auto second_tries = [&](const std::vector<Waiting>& group, const char* what) {
+  auto second_tries = [&](const std::vector<Waiting>& group, const char* what, bool for_verdict) {
     std::atomic<size_t> next = 0;
     run_jobs([&](int job) {
       for (size_t k; (k = next++) < group.size();) {
@@ -454,7 +456,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         if (!interrupt.interrupted() && share > w.first_limit) {
           set_label(job, absl::StrCat("[again, ", what, " ", k + 1, "/", group.size(), "] ",
                                       p.problem->id));
-          VerifyReport again = verify(job, p, share, true);
+          VerifyReport again = verify(job, p, share, for_verdict);
           std::lock_guard<std::mutex> lock(mu);
           if (!interrupt.interrupted()) {
             emit(p, again, share, 2);
@@ -467,8 +469,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       set_label(job, "");
     });
   };
-  second_tries(waiting_verdict, "verdict");
-  second_tries(waiting_information, "information");
+  second_tries(waiting_verdict, "verdict", true);
+  second_tries(waiting_information, "information", false);
   if (!json && problems->size() > 1) {
     out << "summary:";
     for (const auto& [verdict, count] : verdicts) out << "  " << verdict << " " << count;
