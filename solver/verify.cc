@@ -78,6 +78,30 @@ namespace {
 
 bool UselessDropSquare(Solver& solver, Position& pos, Square s, int depth, bool& unknown);
 
+// The first defence at `pos` (the defender in check) other than `except`, and no useless drop,
+// after which there is no mate within `plies`; none when every one has a mate or the limits
+// stop the queries.
+std::optional<Move> DefenceWithoutMateWithin(Solver& solver, Position& pos, int plies,
+                                             Move except = Move::None()) {
+  Bitboard between;
+  if (pos.checkers().Count() == 1) {
+    between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+  }
+  MoveList defences;
+  GenerateEvasions(pos, defences);
+  for (Move d : defences) {
+    if (d == except) continue;
+    bool unknown = false;
+    if (IsDeferrableDrop(d, between) && UselessDropSquare(solver, pos, d.to(), plies - 1, unknown))
+      continue;
+    pos.DoMove(d);
+    SolveStatus longer = solver.MateWithin(pos, plies, true);
+    pos.UndoMove();
+    if (longer == SolveStatus::kNoMate) return d;
+  }
+  return std::nullopt;
+}
+
 // A defence that holds out longer than the intended line allows. `pos` is the position after
 // the intended line's first `played` plies, an attacker move after which the mate takes longer
 // than the line's remaining plies. Along the line, the first defence whose intended reply
@@ -96,22 +120,8 @@ std::optional<std::pair<int, Move>> FindLongerDefence(Solver& solver, Position p
     pos.UndoMove();
     if (in_time == SolveStatus::kUnknown) return std::nullopt;
     if (in_time == SolveStatus::kMate) {
-      Bitboard between;
-      if (pos.checkers().Count() == 1) {
-        between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
-      }
-      MoveList defences;
-      GenerateEvasions(pos, defences);
-      for (Move d : defences) {
-        if (d == reply) continue;
-        bool unknown = false;
-        if (IsDeferrableDrop(d, between) &&
-            UselessDropSquare(solver, pos, d.to(), after - 1, unknown))
-          continue;
-        pos.DoMove(d);
-        SolveStatus longer = solver.MateWithin(pos, after, true);
-        pos.UndoMove();
-        if (longer == SolveStatus::kNoMate) return std::make_pair(j + 1, d);
+      if (std::optional<Move> d = DefenceWithoutMateWithin(solver, pos, after, reply)) {
+        return std::make_pair(j + 1, *d);
       }
       return std::nullopt;
     }
@@ -267,30 +277,10 @@ std::optional<Flaw> RefuteIntendedLine(Solver& solver, const Position& problem,
               absl::StrCat("after ", ToUsi(intended[i]), " there is", why),
               {}};
     // The defence: the search above mostly left its disproof in the table.
-    Bitboard between;
-    if (pos.checkers().Count() == 1) {
-      between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
-    }
-    MoveList defences;
-    GenerateEvasions(pos, defences);
-    for (Move d : defences) {
-      bool unknown = false;
-      if (IsDeferrableDrop(d, between) &&
-          UselessDropSquare(solver, pos, d.to(), within - 2, unknown)) {
-        continue;
-      }
-      if (unknown) break;
-      pos.DoMove(d);
-      SolveStatus longer = solver.MateWithin(pos, within - 1, true);
-      pos.UndoMove();
-      if (longer == SolveStatus::kUnknown) break;
-      if (longer == SolveStatus::kNoMate) {
-        flaw.ply = i + 2;
-        flaw.detail =
-            absl::StrCat("after ", ToUsi(intended[i]), ", ", ToUsi(d), " holds out:", why);
-        flaw.line = {d};
-        break;
-      }
+    if (std::optional<Move> d = DefenceWithoutMateWithin(solver, pos, within - 1)) {
+      flaw.ply = i + 2;
+      flaw.detail = absl::StrCat("after ", ToUsi(intended[i]), ", ", ToUsi(*d), " holds out:", why);
+      flaw.line = {*d};
     }
     return flaw;
   }
