@@ -120,8 +120,17 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
         result = TTProbe{kInfinitePnDn, 0, 0, e.length_or_depth, eh, true};
         if (e.length_or_depth == kInfiniteDepth) return result;
       }
-    } else if (!result.found && eh == hand) {
-      result = TTProbe{e.pn, e.dn, 0, 0, eh, true};
+    } else if (eh == hand) {
+      if (!result.found) {
+        result.pn = e.pn;
+        result.dn = e.dn;
+        result.pieces = eh;
+        result.found = true;
+      }
+    } else if (eh.Dominates(hand)) {
+      result.pn_floor = std::max(result.pn_floor, e.pn);
+    } else if (hand.Dominates(eh)) {
+      result.dn_floor = std::max(result.dn_floor, e.dn);
     }
   }
   return result;

@@ -73,6 +73,12 @@ struct TTProbe {
   uint16_t depth = 0;   // when dn == 0
   Hand pieces;          // proof or disproof pieces when final
   bool found = false;
+  // Bounds from the unknown entries of the same board with other attacker hands, for a
+  // position met for the first time: one whose attacker holds more is no harder to prove, so
+  // its proof number bounds this one's from below (pn_floor); one whose attacker holds less is
+  // no harder to disprove (dn_floor). 0: no such entry.
+  PnDn pn_floor = 0;
+  PnDn dn_floor = 0;
 };
 
 class TranspositionTable {
@@ -87,7 +93,9 @@ class TranspositionTable {
   // the proof and disproof numbers of depth-limited and unbounded searches mislead each other.
   // Proofs and disproofs are seen from both. Clear() empties both and selects set 0.
   void UseUnknownSet(int set) { current_ = uint16_t(base_ + (set & 1)); }
-  // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies.
+  // Look-up for `board_key` with attacker hand `hand`, needing a mate within `depth` plies:
+  // a proof or disproof that applies, else the unknown entry of exactly that hand; and the
+  // floors from the other hands' unknown entries.
   TTProbe Probe(uint64_t board_key, Hand hand, int depth) const;
   // Starts loading the bucket of `board_key` into the cache (probes follow shortly): every
   // line of it, as a hit needs an entry line soon after the tags (fetching the tag line alone:

@@ -1290,7 +1290,7 @@ TEST(LimitsTest, LimitInTheExactPassesStillGivesTheMateFoundWithItsLine) {
 }
 
 TEST(LimitsTest, MateSlowToReadOutStillGetsItsLineWhenThePassesRunOut) {
-  // zukou-021 (21 plies): the first mate (25 plies) is found within a few hundred thousand
+  // zukou-021 (21 plies): the first mate (33 plies) is found within a few hundred thousand
   // nodes but takes about a million more to read out; the pass that would prove a shorter one
   // takes tens of millions. A node limit in between must leave the mate with a line.
   ExpectMateWithItsLineUnderNodeLimit(

@@ -198,6 +198,39 @@ TEST(TranspositionTableTest, UnknownEntriesMatchTheExactHandOnly) {
   EXPECT_EQ(p.dn, 2u);
 }
 
+TEST(TranspositionTableTest, OtherHandsUnknownEntriesGiveFloors) {
+  TranspositionTable tt(1);
+  Hand h = MakeHand(1, 0, 0, 1, 0, 0, 0);
+  // More pieces for the attacker: no harder to prove, so its proof number bounds ours.
+  tt.StoreUnknown(kKey, MakeHand(2, 0, 0, 1, 0, 0, 0), 7, 3, 1);
+  tt.StoreUnknown(kKey, MakeHand(1, 0, 0, 1, 1, 0, 0), 5, 2, 1);
+  // Fewer: no harder to disprove, so its disproof number bounds ours.
+  tt.StoreUnknown(kKey, MakeHand(0, 0, 0, 1, 0, 0, 0), 2, 11, 1);
+  // Neither more nor less (a pawn more, the silver less): no bound either way.
+  tt.StoreUnknown(kKey, MakeHand(2, 0, 0, 0, 0, 0, 0), 50, 60, 1);
+  // Another board: nothing.
+  tt.StoreUnknown(kKey ^ kHighBit1, MakeHand(3, 0, 0, 1, 0, 0, 0), 80, 90, 1);
+  TTProbe p = tt.Probe(kKey, h, 5);
+  EXPECT_FALSE(p.found);
+  EXPECT_EQ(p.pn_floor, 7u);
+  EXPECT_EQ(p.dn_floor, 11u);
+
+  // The exact hand's entry is found as before, the floors beside it.
+  tt.StoreUnknown(kKey, h, 4, 4, 1);
+  p = tt.Probe(kKey, h, 5);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 4u);
+  EXPECT_EQ(p.dn, 4u);
+  EXPECT_EQ(p.pn_floor, 7u);
+  EXPECT_EQ(p.dn_floor, 11u);
+
+  // The other unknown set's entries give none.
+  tt.UseUnknownSet(1);
+  p = tt.Probe(kKey, h, 5);
+  EXPECT_EQ(p.pn_floor, 0u);
+  EXPECT_EQ(p.dn_floor, 0u);
+}
+
 TEST(TranspositionTableTest, FinalResultsTakePrecedenceOverUnknownOnes) {
   TranspositionTable tt(1);
   Hand h = MakeHand(2, 0, 0, 1, 0, 0, 0);
