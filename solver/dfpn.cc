@@ -464,7 +464,11 @@ bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth, int parent
     c.result.dn = probe.dn;
     return true;
   }
-  c.pn_floor = std::min(probe.pn_floor, kPnDnCap);
+  // The proof number's floor only in the unbounded search: in depth-limited ones a stronger
+  // hand's proof number from elsewhere says little about a mate within the depth (the exact
+  // passes search in the unbounded search's set of unknown entries; zukou-006's pass proving
+  // none within 79 took 22.0M nodes without floors, 653.7M with this one).
+  if (child_depth == kInfiniteDepth) c.pn_floor = std::min(probe.pn_floor, kPnDnCap);
   c.dn_floor = std::min(probe.dn_floor, kPnDnCap);
   return false;
 }
@@ -486,11 +490,12 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
   }
   if (LookUp(c, c.full_key, child_depth, pos.ply())) return;
   // A new child's numbers below start at least at the floors the other hands' entries give
-  // (as KomoringHeights does). Measured: 寿 16.31M -> 14.86M nodes, zukou-037 25.40M ->
-  // 23.63M, Zuko at 3M nodes -1.2% in total (geometric mean -1.6%, the same 70 exact),
-  // practical mate 9 and 11 (first 2000 of each) -0.4%; but zukou-053 30.46M -> 32.15M and
-  // Microcosmos (1 GB) 72.85M -> 74.04M. Applied to entries already stored as well: Zuko at
-  // 3M +7.1%, six fewer exact.
+  // (as KomoringHeights does; LookUp). Measured: 寿 16.31M -> 15.30M nodes, zukou-006 22.95M
+  // -> 21.54M, zukou-037 25.40M -> 24.16M, zukou-053 30.46M -> 29.35M, zukou-095 about 237M
+  // -> 200.3M, Zuko at 3M nodes -1.0% in total (geometric mean -1.4%, 72 exact instead of 70).
+  // With the proof number's floor in depth-limited searches too: 寿 14.86M, but zukou-006
+  // 653.7M; the disproof number's alone: 寿 15.53M, 006 18.47M, 095 197.8M, Zuko at 3M -0.7%
+  // (71 exact). Applied to entries already stored as well: Zuko at 3M +7.1%, six fewer exact.
   if (child_or) {
     // Kaneko's fixed-depth test at new nodes: mate in 1, or no check at all.
     pos.DoMove(c.move);

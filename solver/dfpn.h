@@ -99,7 +99,8 @@ class DfpnSearch {
     int twin = -1;
     Hand hand;  // attacker hand in the child
     NodeResult result;
-    // A new child's numbers start no lower than the other hands' entries allow (TTProbe).
+    // A new child's numbers start no lower than the other hands' entries allow (TTProbe;
+    // the proof number's only in the unbounded search).
     PnDn pn_floor = 0, dn_floor = 0;
     // A hypothetical capture on `square`, whatever its kind has become since.
     bool was_hypothetical() const { return square != kNoSquare && !move.is_drop(); }
