@@ -491,7 +491,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
   if (LookUp(c, c.full_key, child_depth, pos.ply())) return;
   // A new child's numbers below start at least at the floors the other hands' entries give
   // (as KomoringHeights does; LookUp). Measured: 寿 16.31M -> 15.30M nodes, zukou-006 22.95M
-  // -> 21.54M, zukou-037 25.40M -> 24.16M, zukou-053 30.46M -> 29.35M, zukou-095 about 237M
+  // -> 21.54M, zukou-037 25.40M -> 24.16M, zukou-053 30.46M -> 29.35M, zukou-095 about 240M
   // -> 200.3M, Zuko at 3M nodes -1.0% in total (geometric mean -1.4%, 72 exact instead of 70).
   // With the proof number's floor in depth-limited searches too: 寿 14.86M, but zukou-006
   // 653.7M; the disproof number's alone: 寿 15.53M, 006 18.47M, 095 197.8M, Zuko at 3M -0.7%
@@ -507,8 +507,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     } else if (quick.disproven()) {
       tt_.StoreDisproven(c.board_key, quick.pieces, quick.depth, 1);
     } else {
-      quick.pn = std::max(quick.pn, c.pn_floor);
-      quick.dn = std::max(quick.dn, c.dn_floor);
+      c.RaiseToFloors(quick);
       // Remember that the quick test failed, so a revisit does not repeat it.
       tt_.StoreUnknown(c.board_key, c.hand, quick.pn, quick.dn, 1);
     }
@@ -525,8 +524,7 @@ void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_
     // 27.8M nodes, practical mate 11 -13.5% nodes, 12.2 -> 9.6 ms; 寿 +3% (15.9M -> 16.4M).
     // Leaving four plies as well: zukou-037 32.5M, 寿 17.0M.
     c.result.pn = child_depth <= 2 ? 1 : InitialProofNumber(EstimateRepliesToCheck(pos, c.move));
-    c.result.pn = std::max(c.result.pn, c.pn_floor);
-    c.result.dn = std::max(c.result.dn, c.dn_floor);
+    c.RaiseToFloors(c.result);
     tt_.StoreUnknown(c.board_key, c.hand, c.result.pn, c.result.dn, 1);
   }
 }

@@ -14,6 +14,7 @@
 #ifndef TSUME_SOLVER_DFPN_H_
 #define TSUME_SOLVER_DFPN_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -100,8 +101,12 @@ class DfpnSearch {
     Hand hand;  // attacker hand in the child
     NodeResult result;
     // A new child's numbers start no lower than the other hands' entries allow (TTProbe;
-    // the proof number's only in the unbounded search).
+    // the proof number's only in the unbounded search). Set by LookUp when it finds nothing.
     PnDn pn_floor = 0, dn_floor = 0;
+    void RaiseToFloors(NodeResult& r) const {
+      r.pn = std::max(r.pn, pn_floor);
+      r.dn = std::max(r.dn, dn_floor);
+    }
     // A hypothetical capture on `square`, whatever its kind has become since.
     bool was_hypothetical() const { return square != kNoSquare && !move.is_drop(); }
   };
