@@ -22,12 +22,15 @@ tsume_install_missing() {
   fi
 }
 
-# tsume_build DIR [cmake args...]: configure (once) and build DIR under build/.
+# tsume_build DIR [cmake args...]: configure and build DIR under build/.
 tsume_build() {
   local dir="$TSUME_ROOT/build/$1"
   shift
-  if [[ ! -f "$dir/CMakeCache.txt" ]]; then
+  # Configured once, and again when these options change (an existing tree takes the new ones).
+  local stamp="$dir/tsume-build-options"
+  if [[ ! -f "$dir/CMakeCache.txt" || "$(cat "$stamp" 2>/dev/null)" != "$*" ]]; then
     cmake -S "$TSUME_ROOT" -B "$dir" "$@" >&2
+    echo "$*" > "$stamp"
   fi
   cmake --build "$dir" -j "$(nproc)" >&2
 }
