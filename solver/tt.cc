@@ -6,6 +6,11 @@
 #include <bit>
 #include <limits>
 #include <new>
+#include <system_error>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
 
 namespace tsume {
 namespace {
@@ -47,6 +52,52 @@ void TranspositionTable::SetActive(uint64_t buckets) {
   active_buckets_ = std::clamp<uint64_t>(buckets, 1, buckets_);
   grow_at_ =
       active_buckets_ < buckets_ ? active_capacity() / 2 : std::numeric_limits<int64_t>::max();
+  next_event_ = populated_buckets_ < GrownBuckets() ? active_capacity() / 4 : grow_at_;
+}
+
+uint64_t TranspositionTable::GrownBuckets() const {
+  uint64_t grown = active_buckets_ * 16;
+  return grown * 2 > buckets_ ? buckets_ : grown;
+}
+
+void TranspositionTable::OnFill() {
+  if (used_ >= grow_at_) {
+    Grow();
+    return;
+  }
+  StartPopulating(std::max(populated_buckets_, active_buckets_), GrownBuckets());
+  next_event_ = grow_at_;
+}
+
+void TranspositionTable::StartPopulating(uint64_t from, uint64_t to) {
+  if (from >= to) return;
+  StopPopulating();
+  populated_buckets_ = to;
+  stop_populating_ = false;
+  constexpr uintptr_t kPage = 4096;
+  char* begin =
+      reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(buckets_array_ + from) & ~(kPage - 1));
+  char* end = reinterpret_cast<char*>(buckets_array_ + to);
+  auto populate = [this, begin, end] {
+    // In steps of a few huge pages, so that a stop waits little.
+    constexpr size_t kStep = size_t(8) << 20;
+    for (char* p = begin; p < end && !stop_populating_.load(std::memory_order_relaxed);) {
+      size_t n = (std::min<size_t>(kStep, size_t(end - p)) + kPage - 1) & ~(kPage - 1);
+      if (madvise(p, n, MADV_POPULATE_WRITE) != 0) return;  // unsupported: mapped on use
+      p += n;
+    }
+  };
+  try {
+    populating_ = std::thread(populate);
+  } catch (const std::system_error&) {
+    // No thread to spare: the memory is mapped on first use, as without this.
+  }
+}
+
+void TranspositionTable::StopPopulating() {
+  if (!populating_.joinable()) return;
+  stop_populating_ = true;
+  populating_.join();
 }
 
 void TranspositionTable::ResetActive() {
@@ -86,13 +137,18 @@ void TranspositionTable::Grow() {
   }
 }
 
-TranspositionTable::~TranspositionTable() { munmap(buckets_array_, bytes_); }
+TranspositionTable::~TranspositionTable() {
+  StopPopulating();
+  munmap(buckets_array_, bytes_);
+}
 
 void TranspositionTable::Clear() {
   // Moving the base generation on empties the table in O(1); a full wipe only when it wraps.
   if (base_ >= 0xfffd) {
     // Handing the pages back empties them (zero pages are empty slots) and frees the memory.
+    StopPopulating();
     madvise(buckets_array_, bytes_, MADV_DONTNEED);
+    populated_buckets_ = 0;
     base_ = 1;
   } else {
     base_ += 2;

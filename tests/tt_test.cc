@@ -4,11 +4,16 @@
 #include "solver/tt.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <random>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -109,6 +114,54 @@ TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) 
   EXPECT_EQ(tt.active_capacity(), initial);
   EXPECT_EQ(tt.Fill(), 0.0);
   EXPECT_FALSE(tt.Probe(keys[0], Hand(), 100).found);
+}
+
+// Resident memory of this process, in bytes.
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
+  {
+    // Advice the system may not know (Linux before 5.14): then nothing is mapped ahead.
+    void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(probe, MAP_FAILED);
+    bool supported = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
+    munmap(probe, 4096);
+    if (!supported) GTEST_SKIP() << "MADV_POPULATE_WRITE not supported";
+  }
+  TranspositionTable tt(64);
+  const int64_t initial = tt.active_capacity();
+  const int64_t before = ResidentBytes();
+  std::mt19937_64 rng(13);
+  std::vector<int> per_bucket(initial / TTBucket::kSize);
+  int64_t stored = 0;
+  auto store_until = [&](int64_t count) {
+    while (stored < count) {
+      uint64_t key = rng() & ~TTBucket::kAmountMask;
+      uint64_t b = tt.BucketIndex(key);
+      if (per_bucket[b] == TTBucket::kSize) continue;
+      ++per_bucket[b];
+      ++stored;
+      tt.StoreProven(key, Hand(), 1, 1);
+    }
+  };
+  // Below a quarter of the starting 16 MB nothing beyond it is touched.
+  store_until(initial / 4 - 1);
+  EXPECT_LT(ResidentBytes() - before, int64_t(24) << 20);
+  // From a quarter, the 48 MB the table grows into are mapped by another thread.
+  store_until(initial / 4 + 1);
+  EXPECT_EQ(tt.active_capacity(), initial);
+  const int64_t grown_part =
+      tt.capacity() * int64_t(sizeof(TTBucket)) / TTBucket::kSize - (int64_t(16) << 20);
+  for (int i = 0; i < 600 && ResidentBytes() - before < grown_part; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_GE(ResidentBytes() - before, grown_part);
+  // (That growing keeps the entries, with this thread at work, is the test above.)
 }
 
 TEST(TranspositionTableTest, ProofAppliesToHandsHoldingTheProofPieces) {
