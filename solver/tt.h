@@ -127,15 +127,14 @@ class TranspositionTable {
 
  private:
   TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
-  // Spreads the entries over sixteen times as many buckets (all of them when that is more
-  // than half) when half the active slots are in use. Called before a store, never while a bucket
-  // is held.
-  void GrowIfHalfFull() {
+  // Called before a store, never while a bucket is held: at a quarter of the active slots in
+  // use the memory of the next growth starts being mapped (StartPopulating); at half, Grow.
+  void BeforeStore() {
     if (used_ >= next_event_) OnFill();
   }
-  // At a quarter full the memory of the next growth starts being mapped (StartPopulating);
-  // at half full the table grows.
   void OnFill();
+  // Spreads the entries over sixteen times as many buckets (all of them when that is more
+  // than half).
   void Grow();
   // How many buckets the next growth makes active.
   uint64_t GrownBuckets() const;
