@@ -593,16 +593,19 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     interposition = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
   }
   // The children's table buckets are loaded while the moves are ordered, not after: the
-  // look-ups follow soon, and a random access to a large table is slow (on this VM 240-300 ns
-  // over 256 MB, 380 ns over 1 GB, about half of it address translation). Measured with two runs at
-  // once, one on each core, then swapped: 寿's first 4M nodes 3-6% faster, Microcosmos's
-  // first 15M (1 GB) 6-10%. Not the buckets of drops in between, which mostly wait.
+  // look-ups follow soon, and a random access to a large table is slow (on this VM 236-306 ns
+  // over 256 MB, 380-394 ns over 1 GB, about half of it address translation). Measured with
+  // two runs at once, one on each core, then swapped: 寿's first 4M nodes 3-6% faster,
+  // Microcosmos's first 15M (1 GB) 6-10%. Drops in between mostly wait: their keys are
+  // computed and their buckets loaded when they become children (0 here).
   uint64_t child_board_keys[kMaxMoves];
   for (int i = 0; i < moves.size(); ++i) {
-    child_board_keys[i] = pos.BoardKeyAfter(moves[i]);
-    if (!moves[i].is_drop() || !interposition.Test(moves[i].to())) {
-      tt_.Prefetch(child_board_keys[i]);
+    if (IsDeferrableDrop(moves[i], interposition)) {
+      child_board_keys[i] = 0;
+      continue;
     }
+    child_board_keys[i] = pos.BoardKeyAfter(moves[i]);
+    tt_.Prefetch(child_board_keys[i]);
   }
   OrderMoves(pos, moves, child_board_keys, or_node);
   std::vector<Child>& children = child_pool_[ply_];
@@ -615,14 +618,15 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     Child c;
     c.move = m;
     c.board_key = child_board_keys[index];
+    if (IsDeferrableDrop(m, interposition)) {
+      c.square = m.to();
+      c.board_key = pos.BoardKeyAfter(m);
+      tt_.Prefetch(c.board_key);
+    }
     c.full_key = pos.KeyAfter(m);
     if (!segment_cache_.empty()) __builtin_prefetch(&BucketOf(c.full_key));
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
-    if (m.is_drop() && interposition.Test(m.to())) {
-      c.square = m.to();
-      tt_.Prefetch(c.board_key);
-    }
     return c;
   };
   for (int i = 0; i < moves.size(); ++i) {
@@ -631,7 +635,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       hypothetical_squares.Set(m.to());
       continue;
     }
-    if (m.is_drop() && interposition.Test(m.to())) {
+    if (IsDeferrableDrop(m, interposition)) {
       if (exposed_squares.Test(m.to())) continue;
       exposed_squares.Set(m.to());
     }

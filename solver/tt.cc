@@ -52,7 +52,10 @@ void TranspositionTable::SetActive(uint64_t buckets) {
   active_buckets_ = std::clamp<uint64_t>(buckets, 1, buckets_);
   grow_at_ =
       active_buckets_ < buckets_ ? active_capacity() / 2 : std::numeric_limits<int64_t>::max();
-  next_event_ = populated_buckets_ < GrownBuckets() ? active_capacity() / 4 : grow_at_;
+  // A quarter full: time to map the next growth's memory, unless it is mapped (or there is none).
+  next_event_ = std::max(populated_buckets_, active_buckets_) < GrownBuckets()
+                    ? active_capacity() / 4
+                    : grow_at_;
 }
 
 uint64_t TranspositionTable::GrownBuckets() const {

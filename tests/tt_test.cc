@@ -80,22 +80,42 @@ TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
   EXPECT_LT(*std::max_element(hits.begin(), hits.end()), 160);
 }
 
+// Proofs for random boards, at most eight to a bucket of the table's starting part, so that
+// none is replaced while the table has not grown.
+class DistinctProofs {
+ public:
+  DistinctProofs(TranspositionTable& tt, uint64_t seed)
+      : tt_(tt), rng_(seed), per_bucket_(tt.active_capacity() / TTBucket::kSize) {}
+  // Stores one more proof, of mate length `length`.
+  void StoreOne(int length) {
+    while (true) {
+      uint64_t key = rng_() & ~TTBucket::kAmountMask;
+      uint64_t b = tt_.BucketIndex(key);  // of the starting part: the table has not grown yet
+      if (per_bucket_[b] == TTBucket::kSize) continue;
+      ++per_bucket_[b];
+      keys_.push_back(key);
+      tt_.StoreProven(key, Hand(), length, 1);
+      return;
+    }
+  }
+  const std::vector<uint64_t>& keys() const { return keys_; }
+
+ private:
+  TranspositionTable& tt_;
+  std::mt19937_64 rng_;
+  std::vector<int> per_bucket_;
+  std::vector<uint64_t> keys_;
+};
+
 TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) {
   TranspositionTable tt(64);
   const int64_t initial = tt.active_capacity();
   ASSERT_LT(initial, tt.capacity());
-  // Proofs for random boards, at most eight to a bucket of the starting part (so none is
-  // replaced), until the table grows.
-  std::mt19937_64 rng(11);
-  std::vector<uint64_t> keys;
-  std::vector<int> per_bucket(initial / TTBucket::kSize);
+  // Proofs until the table grows.
+  DistinctProofs proofs(tt, 11);
+  const std::vector<uint64_t>& keys = proofs.keys();
   while (tt.active_capacity() == initial) {
-    uint64_t key = rng() & ~TTBucket::kAmountMask;
-    uint64_t b = tt.BucketIndex(key);  // of the starting part: the table has not grown yet
-    if (per_bucket[b] == TTBucket::kSize) continue;
-    ++per_bucket[b];
-    keys.push_back(key);
-    tt.StoreProven(key, Hand(), int(keys.size() % 50) + 1, 1);
+    proofs.StoreOne(int((keys.size() + 1) % 50) + 1);
     ASSERT_LT(keys.size(), size_t(tt.capacity()));
   }
   // It grew when half of the part in use was full, not before, and (as sixteen times the
@@ -107,7 +127,7 @@ TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) 
     ASSERT_TRUE(p.found && p.pn == 0) << i;
     EXPECT_EQ(p.length, int(i + 1) % 50 + 1) << i;
   }
-  EXPECT_FALSE(tt.Probe(rng(), Hand(), 100).found);
+  EXPECT_FALSE(tt.Probe(std::mt19937_64(12)(), Hand(), 100).found);  // a board not stored
   // The fill is of the whole budget.
   EXPECT_NEAR(tt.Fill(), double(keys.size()) / double(tt.capacity()), 0.02);
   tt.Clear();
@@ -136,18 +156,9 @@ TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
   TranspositionTable tt(64);
   const int64_t initial = tt.active_capacity();
   const int64_t before = ResidentBytes();
-  std::mt19937_64 rng(13);
-  std::vector<int> per_bucket(initial / TTBucket::kSize);
-  int64_t stored = 0;
+  DistinctProofs proofs(tt, 13);
   auto store_until = [&](int64_t count) {
-    while (stored < count) {
-      uint64_t key = rng() & ~TTBucket::kAmountMask;
-      uint64_t b = tt.BucketIndex(key);
-      if (per_bucket[b] == TTBucket::kSize) continue;
-      ++per_bucket[b];
-      ++stored;
-      tt.StoreProven(key, Hand(), 1, 1);
-    }
+    while (int64_t(proofs.keys().size()) < count) proofs.StoreOne(1);
   };
   // Below a quarter of the starting 16 MB nothing beyond it is touched.
   store_until(initial / 4 - 1);
@@ -156,7 +167,7 @@ TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
   store_until(initial / 4 + 1);
   EXPECT_EQ(tt.active_capacity(), initial);
   const int64_t grown_part =
-      tt.capacity() * int64_t(sizeof(TTBucket)) / TTBucket::kSize - (int64_t(16) << 20);
+      (tt.capacity() - initial) / TTBucket::kSize * int64_t(sizeof(TTBucket));
   for (int i = 0; i < 600 && ResidentBytes() - before < grown_part; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
