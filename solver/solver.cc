@@ -411,7 +411,9 @@ class SolveRun {
       if (known_.Test(s)) return useless_.Test(s);
       if (tried_.Test(s)) return false;
       tried_.Set(s);
-      if (!run_.HypotheticalMateQuick(pos_, s, depth_, path_key_)) return false;
+      if (run_.HypotheticalMateWithin(pos_, s, depth_, path_key_, kShortMateBudget).is_none()) {
+        return false;
+      }
       known_.Set(s);
       useless_.Set(s);
       return true;
@@ -772,36 +774,26 @@ class SolveRun {
   }
 
   // Tsume rules: an attacker capture on s (played as if the defender had passed, keeping the
-  // piece it would drop there) that mates within `depth` plies, or none.
-  Move HypotheticalMateWithin(Position& pos, Square s, int depth, uint64_t path_key) {
+  // piece it would drop there) that mates within `depth` plies, or none. `quick_budget` > 0:
+  // each capture gets at most that many nodes, outside the extraction's budget (a capture not
+  // settled by then counts as none).
+  Move HypotheticalMateWithin(Position& pos, Square s, int depth, uint64_t path_key,
+                              int64_t quick_budget = 0) {
     if (depth < 0) return Move::None();
     MoveList captures;
     HypotheticalCaptures(pos, s, captures);
     for (Move capture : captures) {
+      if (quick_budget > 0 && search_.limit_reached()) break;
       EnterHypothetical(pos, capture);
       // Same path key as the search's hypothetical child, so path-keyed results are shared.
-      NodeResult r = ExtractionRun(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture));
+      uint64_t child_path = DfpnSearch::ChildPathKey(~path_key, capture);
+      NodeResult r = quick_budget > 0 ? search_.Run(pos, depth, false, child_path, quick_budget)
+                                      : ExtractionRun(pos, depth, false, child_path);
       LeaveHypothetical(pos);
       if (r.proven()) return capture;
-      if (ExtractionStopped()) break;
+      if (quick_budget == 0 && ExtractionStopped()) break;
     }
     return Move::None();
-  }
-  // As HypotheticalMateWithin, but each capture gets at most kShortMateBudget nodes (outside
-  // the extraction's budget): true only when a mate is found.
-  bool HypotheticalMateQuick(Position& pos, Square s, int depth, uint64_t path_key) {
-    if (depth < 0) return false;
-    MoveList captures;
-    HypotheticalCaptures(pos, s, captures);
-    for (Move capture : captures) {
-      if (search_.limit_reached()) return false;
-      EnterHypothetical(pos, capture);
-      NodeResult r = search_.Run(pos, depth, false, DfpnSearch::ChildPathKey(~path_key, capture),
-                                 kShortMateBudget);
-      LeaveHypothetical(pos);
-      if (r.proven()) return true;
-    }
-    return false;
   }
 
   const SolveOptions& options_;
