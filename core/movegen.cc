@@ -572,7 +572,9 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   }
 }
 
-enum class MateAnswer { kNoMate, kMate, kUnknown };
+// kDropsOnly: no mate, but every reply is a drop between the king and the checker (told apart
+// from kNoMate only when asked for).
+enum class MateAnswer { kNoMate, kMate, kUnknown, kDropsOnly };
 
 // The position as it would be after our legal checking move m, worked out without making m:
 // our pieces (`ours_now` before m) and the occupancy after it, and their replies piece by piece.
@@ -646,11 +648,42 @@ class AfterCheck {
   Bitboard occupied_, theirs_;
 };
 
+// The squares their king could step to now, were it not in check: free of their pieces and
+// not attacked by ours (with the king gone from its square). Found once per position, so a
+// check that leaves one of them free is told apart without working out the position after it.
+template <Color Us>
+Bitboard FreeKingSquares(const Position& pos) {
+  constexpr Color kThem = Side<Us>::kThem;
+  Square king = pos.king_square(kThem);
+  return KingDestinationTest<kThem>(pos, king).Safe(KingAttacks(king).AndNot(pos.pieces(kThem)));
+}
+
+// Whether their king keeps one of the `free` squares (FreeKingSquares) after our check m: a
+// sufficient test, never true where the king has no escape. Only the piece arriving on m.to()
+// and our sliders seeing past m.from() can attack a free square anew: every other change m
+// makes (a piece leaving, a square blocked, a piece of theirs taken) frees squares, never
+// covers them. The square m.to() itself is not counted.
+template <Color Us>
+bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitboard free, Move m) {
+  Square king = pos.king_square(Side<Us>::kThem);
+  Bitboard occupied = (pos.occupied() ^ SquareBB(king)) | SquareBB(m.to());
+  if (!m.is_drop()) occupied.Clear(m.from());
+  Bitboard left = free.AndNot(Attacks(Us, m.after_type(), m.to(), occupied) | SquareBB(m.to()));
+  for (Square e : left) {
+    if (m.is_drop() || Line(m.from(), e).None()) return true;
+    bool covered = false;
+    for (Square s : ours.Snipers(e)) covered |= (Between(s, e) & occupied).None();
+    if (!covered) return true;
+  }
+  return false;
+}
+
 // Whether the legal checking move m leaves the opponent without a legal reply, answered on the
 // position as it would be after m without making it. `ours_now` holds our pieces before m.
 // kUnknown only when the one remaining defence is a pawn drop that might itself be a pawn-drop
-// mate.
-template <Color Us>
+// mate. `kClassifyDrops`: a check that only drops in between answer reads kDropsOnly (kUnknown
+// stays kUnknown), not kNoMate.
+template <Color Us, bool kClassifyDrops = false>
 MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m) {
   AfterCheck<Us> after(pos, ours_now, m);
   if (after.AnyKingEscape([] { return false; })) return MateAnswer::kNoMate;
@@ -662,16 +695,20 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
   if (movers.AttackersTo(checker, occupied).Any()) return MateAnswer::kNoMate;
   Bitboard between = Between(after.king(), checker);
   if (between.None()) return MateAnswer::kMate;
-  if ((between & after.NonPawnDropSquares()).Any()) return MateAnswer::kNoMate;
+  constexpr MateAnswer kDropAnswers = kClassifyDrops ? MateAnswer::kDropsOnly : MateAnswer::kNoMate;
+  // Without classifying, a piece to drop in between settles it before the moves are looked at.
+  bool piece_drops = (between & after.NonPawnDropSquares()).Any();
+  if (!kClassifyDrops && piece_drops) return MateAnswer::kNoMate;
   for (Square sq : between) {
     if (movers.Attacks(sq, occupied)) return MateAnswer::kNoMate;
   }
+  if (piece_drops) return kDropAnswers;
   Bitboard pawn_drops = between & after.PawnDropSquares();
   if (pawn_drops.None()) return MateAnswer::kMate;
   // Their pawn dropped in front of our king might be a pawn-drop mate: leave it to the full test.
   Square our_king = pos.king_square(Us);
   bool may_mate = our_king != kNoSquare && (pawn_drops & PawnAttacks(Us, our_king)).Any();
-  return may_mate ? MateAnswer::kUnknown : MateAnswer::kNoMate;
+  return may_mate ? MateAnswer::kUnknown : kDropAnswers;
 }
 
 // Whether our pawn dropped on sq, checking their king, leaves them no reply. The pawn touches
@@ -682,19 +719,26 @@ bool PawnDropMates(const Position& pos, Square sq) {
          MateAnswer::kMate;
 }
 
-template <Color Us>
-Move FindMateIn1For(Position& pos, const MoveList& checks) {
+template <Color Us, bool kClassifyDrops>
+Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only) {
   AttackerSets<Us> ours(pos, pos.pieces(Us));
+  Bitboard free = FreeKingSquares<Us>(pos);
   for (Move m : checks) {
-    // A checking pawn drop that mates is illegal (and not generated).
+    // A checking pawn drop that mates is illegal (and not generated); it touches the king, so
+    // nothing can be dropped in between either.
     if (m.is_drop() && m.dropped_type() == kPawn) continue;
-    MateAnswer answer = MateAfterCheck<Us>(pos, ours, m);
+    if (free.Any() && KeepsFreeKingSquare<Us>(pos, ours, free, m)) continue;
+    MateAnswer answer = MateAfterCheck<Us, kClassifyDrops>(pos, ours, m);
     if (answer == MateAnswer::kUnknown) {
       pos.DoMove(m);
-      answer = HasEvasion(pos) ? MateAnswer::kNoMate : MateAnswer::kMate;
+      bool mated = !HasEvasion(pos);
       pos.UndoMove();
+      answer = mated            ? MateAnswer::kMate
+               : kClassifyDrops ? MateAnswer::kDropsOnly
+                                : MateAnswer::kNoMate;
     }
     if (answer == MateAnswer::kMate) return m;
+    if (kClassifyDrops && answer == MateAnswer::kDropsOnly) drops_only->push_back(m);
   }
   return Move::None();
 }
@@ -796,9 +840,13 @@ Move FindMateIn1(Position& pos) {
   return FindMateIn1(pos, checks);
 }
 
-Move FindMateIn1(Position& pos, const MoveList& checks) {
-  return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack>(pos, checks)
-                                      : FindMateIn1For<kWhite>(pos, checks);
+Move FindMateIn1(Position& pos, const MoveList& checks, MoveList* drops_only) {
+  if (drops_only) {
+    return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack, true>(pos, checks, drops_only)
+                                        : FindMateIn1For<kWhite, true>(pos, checks, drops_only);
+  }
+  return pos.side_to_move() == kBlack ? FindMateIn1For<kBlack, false>(pos, checks, nullptr)
+                                      : FindMateIn1For<kWhite, false>(pos, checks, nullptr);
 }
 
 }  // namespace tsume

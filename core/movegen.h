@@ -59,8 +59,10 @@ inline bool IsCheckmate(const Position& pos) { return pos.in_check() && !HasEvas
 // the pawn-drop mate rule (a pawn drop is never returned). `pos` is restored before returning.
 Move FindMateIn1(Position& pos);
 // The same among `checks`, the output of GenerateChecks(pos) (for callers that need the list
-// anyway): the first of them that mates.
-Move FindMateIn1(Position& pos, const MoveList& checks);
+// anyway): the first of them that mates. With `drops_only`, the checks before it that do not
+// mate but leave the opponent only drops between its king and the checker are appended there,
+// in order (those OnlyDropsAnswerCheck holds for): under tsume rules they may still mate.
+Move FindMateIn1(Position& pos, const MoveList& checks, MoveList* drops_only = nullptr);
 
 // About how many replies the opponent has after the legal checking move m, drops on one square
 // counted once, worked out without making m: king steps to squares left unattacked, captures

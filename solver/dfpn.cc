@@ -106,15 +106,6 @@ Hand RequireMissingInterposers(const Position& pos, Hand proof, Hand attacker_ha
 PnDn InitialProofNumber(int evasions) { return PnDn(std::max(1, evasions)); }
 PnDn InitialDisproofNumber(int checks) { return PnDn(std::max(1, checks)); }
 
-// Whether the check m might leave a square between the king and a checker (a superset: a
-// check from a piece that does not touch the king and is no knight, or one that may uncover).
-bool MayCheckFromAfar(const Position& pos, Move m) {
-  Square king = pos.king_square(~pos.side_to_move());
-  PieceType pt = m.is_drop() ? m.dropped_type() : m.after_type();
-  if (pt != kKnight && !KingAttacks(king).Test(m.to())) return true;
-  return !m.is_drop() && pos.blockers_for_king(~pos.side_to_move()).Test(m.from());
-}
-
 // Order in which equally promising children are tried (lower first; the selection takes the
 // first of equal values). Checks: strong pieces close to the king first, a pawn, bishop or
 // rook that could promote and does not last. Evasions: captures, king moves, other moves,
@@ -363,14 +354,15 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
     return r;
   }
   // A mate under game rules is one under tsume rules too; the fast test (no move played for
-  // most checks) first. Tsume rules add the checks leaving only useless drops in between.
-  Move game_mate = FindMateIn1(pos, checks);
-  for (Move m : checks) {
-    if (!game_mate.is_none() && m != game_mate) continue;
-    if (game_mate.is_none() &&
-        (rules_ != Rules::kTsume || !MayCheckFromAfar(pos, m) || !OnlyDropsAnswerCheck(pos, m))) {
-      continue;
-    }
+  // most checks) first. Tsume rules add the checks leaving only drops in between, which mate
+  // when those drops are useless.
+  MoveList candidates;
+  Move game_mate = FindMateIn1(pos, checks, rules_ == Rules::kTsume ? &candidates : nullptr);
+  if (!game_mate.is_none()) {
+    candidates.clear();
+    candidates.push_back(game_mate);
+  }
+  for (Move m : candidates) {
     Piece captured = m.is_drop() ? kNoPiece : pos.piece_on(m.to());
     pos.DoMove(m);
     bool mate = !game_mate.is_none() || IsMatedUnderRules(pos);

@@ -311,6 +311,7 @@ class PositionChecker {
     // the move at deep positions); a check mates when the opponent has no legal reply.
     checks_.clear();
     mates_.clear();
+    drops_only_.clear();
     for (Move m : legal_) {
       bool gives_check = pos.GivesCheck(m);
       if (deep) {
@@ -353,6 +354,7 @@ class PositionChecker {
       ASSERT_EQ(IsCheckmate(pos), !has_reply) << "after " << ToUsi(m) << ": " << pos.Sfen();
       pos.UndoMove();
       if (!has_reply) mates_.push_back(m);
+      if (has_reply && only_drops) drops_only_.push_back(m);
     }
     counts_.checks += checks_.size();
     counts_.mates += mates_.size();
@@ -378,6 +380,21 @@ class PositionChecker {
           << "FindMateIn1 returned " << ToUsi(mate) << ", mates are " << DiffMoves({}, mates_)
           << " at " << pos.Sfen();
     }
+    // Asked for them, it lists the checks before the mate it returns that only drops in
+    // between answer.
+    list.clear();
+    GenerateChecks(pos, list);
+    MoveList drops_only;
+    Move mate_among = FindMateIn1(pos, list, &drops_only);
+    ASSERT_EQ(mate_among, FindMateIn1(pos, list)) << pos.Sfen();
+    std::vector<Move> expected;
+    for (Move m : list) {
+      if (m == mate_among) break;
+      if (std::find(drops_only_.begin(), drops_only_.end(), m) != drops_only_.end()) {
+        expected.push_back(m);
+      }
+    }
+    ASSERT_EQ(ToVector(drops_only), expected) << "FindMateIn1's drop-only checks at " << pos.Sfen();
   }
 
   // Plays up to `plies` random moves from `start`, checking every position. A third of the
@@ -409,6 +426,7 @@ class PositionChecker {
   int deep_every_;
   CheckCounts counts_;
   std::vector<Move> legal_, checks_, mates_;
+  std::vector<Move> drops_only_;  // checks that do not mate and leave only drops in between
 };
 
 // Replays every solution line through the checker: every move must parse as legal; in the
