@@ -298,6 +298,31 @@ void AddDrops(const Position& pos, Bitboard targets, MoveList& list) {
   }
 }
 
+// Steps of every piece of a set at once, by shifts of the whole board: one square along a file
+// is an index step of 1 (kept off the rank edges), one across files a step of 9 (the bits shifted
+// past the last file masked off).
+namespace shifts {
+using Bits = Bitboard::Bits;
+constexpr Bits RankMask(int rank) {
+  Bits b = 0;
+  for (int file = 0; file < 9; ++file) b |= Bits(1) << MakeSquare(file, rank);
+  return b;
+}
+constexpr Bits kAll = Bitboard::All().bits();
+// Toward rank 0 (Black's forward) and toward rank 8.
+constexpr Bits North(Bits b) { return (b & ~RankMask(0)) >> 1; }
+constexpr Bits South(Bits b) { return (b & ~RankMask(8)) << 1; }
+constexpr Bits Across(Bits b) { return ((b << 9) & kAll) | b >> 9; }  // both neighbouring files
+template <Color C>
+constexpr Bits Forward(Bits b) {
+  return C == kBlack ? North(b) : South(b);
+}
+template <Color C>
+constexpr Bits Backward(Bits b) {
+  return C == kBlack ? South(b) : North(b);
+}
+}  // namespace shifts
+
 // The pieces of one colour grouped by how they attack, for attack tests on a position that
 // differs from `pos` by a moved or captured piece: built from the pieces on `mask`, then
 // adjusted with Toggle.
@@ -376,6 +401,18 @@ class AttackerSets {
       if ((Between(s, sq) & occupied).None()) return true;
     }
     return false;
+  }
+
+  // Every square a non-sliding piece attacks (horses and dragons by their steps), all pieces at
+  // once.
+  Bitboard StepTargets() const {
+    using namespace shifts;
+    Bits golds = (golds_ | kings_).bits();  // straight back and sideways, as kings do too
+    Bits forward = Forward<C>((silvers_ | golds_ | kings_).bits());  // and on to the diagonals
+    Bits back = Backward<C>((silvers_ | kings_).bits());             // only the diagonals
+    Bits knight = Forward<C>(Forward<C>(knights_.bits()));
+    Bits across = forward | golds | back | knight;
+    return Bitboard(forward | Forward<C>(pawns_.bits()) | Backward<C>(golds) | Across(across));
   }
 
   // Sliders on a line through sq along which they move (a lance of colour C moves toward sq
@@ -609,16 +646,53 @@ class AfterCheck {
     }
     return any;
   }
+  // The number of squares AnyKingEscape finds: the steps of our pieces all at once, then our
+  // sliders square by square on what is left.
+  int CountKingEscapes() const {
+    Bitboard left = KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
+    Bitboard without_king = occupied_ ^ SquareBB(king_);
+    int escapes = 0;
+    ForEachSquare(left, [&](Square escape) {
+      for (Square s : ours_.Snipers(escape)) {
+        if ((Between(s, escape) & without_king).None()) return;
+      }
+      ++escapes;
+    });
+    return escapes;
+  }
   Bitboard Checkers() const { return ours_.AttackersTo(king_, occupied_); }
   // Their pieces other than the king that may move: not pinned to it by our sliders (a pinned
   // piece can neither take a checker nor step between it and the king).
   AttackerSets<kThem> Movers() const {
+    return AttackerSets<kThem>(pos_, theirs_.AndNot(Pinned() | SquareBB(king_)));
+  }
+  // Their pieces other than the king that attack sq, pinned ones included (a caller takes out
+  // Pinned where it finds any). Read off the position's boards: their pieces stand where they
+  // did before m, but for the one m captures.
+  Bitboard TheirAttackersTo(Square sq) const {
+    const Position& p = pos_;
+    Bitboard steps =
+        (PawnAttacks(Us, sq) & p.pieces(kPawn)) | (KnightAttacks(Us, sq) & p.pieces(kKnight)) |
+        (SilverAttacks(Us, sq) & p.pieces(kSilver)) | (GoldAttacks(Us, sq) & p.golds()) |
+        (KingAttacks(sq) & (p.pieces(kHorse) | p.pieces(kDragon)));
+    Bitboard attackers = steps & theirs_;
+    Bitboard snipers = ((StepAttacks(Us, kLance, sq) & p.pieces(kLance)) |
+                        (StepAttacks(Us, kRook, sq) & (p.pieces(kRook) | p.pieces(kDragon))) |
+                        (StepAttacks(Us, kBishop, sq) & (p.pieces(kBishop) | p.pieces(kHorse)))) &
+                       theirs_;
+    ForEachSquare(snipers, [&](Square s) {
+      if ((Between(s, sq) & occupied_).None()) attackers.Set(s);
+    });
+    return attackers;
+  }
+  // Their pieces pinned to the king by our sliders.
+  Bitboard Pinned() const {
     Bitboard pinned;
     ForEachSquare(ours_.Snipers(king_), [&](Square s) {
       Bitboard b = Between(king_, s) & occupied_;
       if (!b.MoreThanOne()) pinned |= b & theirs_;
     });
-    return AttackerSets<kThem>(pos_, theirs_.AndNot(pinned | SquareBB(king_)));
+    return pinned;
   }
   // The squares (when empty) where some piece in their hand other than a pawn may be dropped,
   // and where a pawn may be (pawn-drop mate aside).
@@ -746,30 +820,50 @@ Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only)
 template <Color Us>
 int EstimateRepliesToCheckFor(const Position& pos, Move m) {
   AfterCheck<Us> after(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m);
-  int replies = 0;
-  after.AnyKingEscape([&] {
-    ++replies;
-    return true;
-  });
-  Bitboard checkers = after.Checkers();
+  int replies = after.CountKingEscapes();
+  // A drop, or a move from off every line between their king and our sliders, checks only by
+  // the piece arriving (their king is not in check before m, and a slider that moves checks
+  // from m.to() exactly when it would from there now).
+  Bitboard checkers;
+  if (m.is_drop() || !pos.blockers_for_king(AfterCheck<Us>::kThem).Test(m.from())) {
+    if (pos.check_squares(m.after_type()).Test(m.to())) checkers = SquareBB(m.to());
+  } else {
+    checkers = after.Checkers();
+  }
   if (checkers.MoreThanOne() || checkers.None()) return replies;
   Square checker = checkers.Lsb();
-  Bitboard occupied = after.occupied();
-  AttackerSets<AfterCheck<Us>::kThem> movers = after.Movers();
   using T = typename AfterCheck<Us>::T;
-  // Moves of their pieces to sq, each promotion choice counted.
+  constexpr Color kThem = AfterCheck<Us>::kThem;
+  // Pinned pieces are looked for only once some piece of theirs can reach a square at all.
+  Bitboard pinned;
+  bool pinned_known = false;
+  // Moves of their pieces to sq, each promotion choice counted: a piece that may promote there
+  // counts twice, unless it would be dead there unpromoted.
   auto moves_to = [&](Square sq) {
-    int n = 0;
-    for (Square from : movers.AttackersTo(sq, occupied)) {
-      ++n;
-      PieceType pt = TypeOf(pos.piece_on(from));
-      if (!CanPromote(pt) || !(T::Zone().Test(from) || T::Zone().Test(sq))) continue;
-      if (!IsDeadSquare(AfterCheck<Us>::kThem, pt, sq)) ++n;  // the move without promotion
+    Bitboard from = after.TheirAttackersTo(sq);
+    if (from.None()) return 0;
+    if (!pinned_known) {
+      pinned = after.Pinned();
+      pinned_known = true;
     }
-    return n;
+    from = from.AndNot(pinned);
+    // The boards hold both colours' pieces, `from` only theirs.
+    Bitboard pawns_lances = pos.pieces(kPawn) | pos.pieces(kLance);
+    Bitboard knights = pos.pieces(kKnight);
+    Bitboard twice = from & (pawns_lances | knights | pos.pieces(kSilver) | pos.pieces(kBishop) |
+                             pos.pieces(kRook));
+    if (!T::Zone().Test(sq)) twice &= T::Zone();
+    int rank = RelativeRank(kThem, sq);
+    if (rank == 0) {
+      twice = twice.AndNot(pawns_lances | knights);
+    } else if (rank == 1) {
+      twice = twice.AndNot(knights);
+    }
+    return from.Count() + twice.Count();
   };
   replies += moves_to(checker);
   Bitboard between = Between(after.king(), checker);
+  if (between.None()) return replies;  // spares working out the drop squares
   for (Square sq : between) replies += moves_to(sq);
   return replies + (between & (after.NonPawnDropSquares() | after.PawnDropSquares())).Count();
 }
