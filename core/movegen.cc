@@ -260,11 +260,20 @@ void AddPieceMoves(const Position& pos, Bitboard target, MoveList& list) {
   });
 }
 
-// Files (as a mask) holding an unpromoted pawn of colour c.
+// Files (as a mask) holding one of `pawns`, all files at once: a file is 9 bits, and adding
+// 0xff to its lower 8 carries into the top bit exactly when one of them is set (never beyond).
 Bitboard PawnFiles(Bitboard pawns) {
-  Bitboard files;
-  ForEachSquare(pawns, [&](Square sq) { files |= FileBB(FileOf(sq)); });
-  return files;
+  using Bits = Bitboard::Bits;
+  constexpr Bits kTop = [] {
+    Bits b = 0;
+    for (int file = 0; file < 9; ++file) b |= Bits(1) << MakeSquare(file, 8);
+    return b;
+  }();
+  constexpr Bits kLow = Bitboard::All().bits() & ~kTop;
+  Bits p = pawns.bits();
+  Bits first = (((p & kLow) + kLow) | p) & kTop;  // a file's top bit when it holds a pawn
+  first >>= 8;                                    // moved to its bottom square
+  return Bitboard((first << 9) - first);          // each spread over its file's 9 bits
 }
 
 template <Color Us>
@@ -487,6 +496,33 @@ void GenerateLegalFor(const Position& pos, MoveList& list) {
   AddDrops<Us>(pos, ~pos.occupied(), list);
 }
 
+// Squares from which a non-sliding piece of colour c (or a lance) might check the king on ksq,
+// as it is or promoted: at most `files` files either side, `min_back` to `max_back` ranks
+// behind the king as c sees it. Pieces elsewhere are skipped before their attacks are looked
+// up; the bounds only need to hold every such square.
+constexpr std::array<Bitboard, kNumSquares> CheckerBox(Color c, int files, int min_back,
+                                                       int max_back) {
+  std::array<Bitboard, kNumSquares> table{};
+  int back = c == kBlack ? 1 : -1;  // rank index delta pointing behind, as c sees it
+  for (Square ksq = 0; ksq < kNumSquares; ++ksq) {
+    for (int df = -files; df <= files; ++df) {
+      for (int dr = min_back; dr <= max_back; ++dr) {
+        int f = FileOf(ksq) + df, r = RankOf(ksq) + dr * back;
+        if (OnBoard(f, r)) table[ksq].Set(MakeSquare(f, r));
+      }
+    }
+  }
+  return table;
+}
+// Silvers and golds check from next to a square next to the king; a knight jumps two ranks
+// forward onto a square at most one rank behind the king (or two, for a plain knight check);
+// a lance moves forward onto a file next to the king or its own.
+constexpr std::array<Bitboard, kNumSquares> kSilverGoldCheckers = CheckerBox(kBlack, 2, -2, 2);
+template <Color Us>
+constexpr std::array<Bitboard, kNumSquares> kKnightCheckers = CheckerBox(Us, 2, 1, 4);
+template <Color Us>
+constexpr std::array<Bitboard, kNumSquares> kLanceCheckers = CheckerBox(Us, 1, 1, 8);
+
 // Checking moves of one piece on `from` that reaches `reach` (already restricted to legal
 // targets): direct checks by the piece as it is and as promoted.
 template <Color Us>
@@ -547,25 +583,26 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
                 [&](Square to) { Add(list, pawn_move(to) | kPromoteBit); });
 
   Bitboard gold_checks = checks(kGold);
-  ForEachSquare(others & pos.pieces(kLance), [&](Square from) {
+  ForEachSquare(others & pos.pieces(kLance) & kLanceCheckers<Us>[their_king], [&](Square from) {
     Bitboard reach = LanceAttacks(Us, from, occupied) & target;
     uint32_t base = NormalBase(from, kLance);
     AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
     AddTargets(list, base, reach & checks(kLance));
   });
-  ForEachSquare(others & pos.pieces(kKnight), [&](Square from) {
+  ForEachSquare(others & pos.pieces(kKnight) & kKnightCheckers<Us>[their_king], [&](Square from) {
     Bitboard reach = KnightAttacks(Us, from) & target;
     uint32_t base = NormalBase(from, kKnight);
     AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
     AddTargets(list, base, reach & checks(kKnight));
   });
-  ForEachSquare(others & pos.pieces(kSilver), [&](Square from) {
+  Bitboard near = others & kSilverGoldCheckers[their_king];
+  ForEachSquare(near & pos.pieces(kSilver), [&](Square from) {
     Bitboard reach = SilverAttacks(Us, from) & target;
     uint32_t base = NormalBase(from, kSilver);
     AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & gold_checks);
     AddTargets(list, base, reach & checks(kSilver));
   });
-  ForEachSquare(others & pos.golds(), [&](Square from) {
+  ForEachSquare(near & pos.golds(), [&](Square from) {
     AddTargets(list, NormalBase(from, TypeOf(pos.piece_on(from))),
                GoldAttacks(Us, from) & target & gold_checks);
   });
@@ -601,8 +638,13 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   Hand hand = pos.hand(Us);
   if (hand.Empty()) return;
   Bitboard empty = ~occupied;
-  if (hand.Has(kPawn)) {
-    AddTargets(list, DropBase(kPawn), PawnDropTargets<Us>(pos, checks(kPawn) & empty));
+  // The one square a pawn checks from is never on our last rank: just nifu and pawn-drop mate.
+  Bitboard pawn_drop = checks(kPawn) & empty;
+  if (hand.Has(kPawn) && pawn_drop.Any()) {
+    Square to = pawn_drop.Lsb();
+    if ((pos.pieces(Us, kPawn) & FileBB(FileOf(to))).None() && !PawnDropMates<Us>(pos, to)) {
+      Add(list, DropBase(kPawn) | to);
+    }
   }
   for (PieceType pt : {kLance, kKnight, kSilver, kGold, kBishop, kRook}) {
     if (hand.Has(pt)) AddTargets(list, DropBase(pt), checks(pt) & empty);
@@ -633,34 +675,32 @@ class AfterCheck {
     theirs_ = pos.pieces(kThem).AndNot(to_bb_);  // less what m captures
   }
 
-  // Whether their king can step to (or capture on) a square we do not attack; `on_escape` is
-  // called for each such square, and the search stops when it returns false.
-  template <typename F>
-  bool AnyKingEscape(F&& on_escape) const {
+  // Whether their king can step to (or capture on) a square we do not attack: the steps of our
+  // pieces all at once, then our sliders square by square on what is left.
+  bool AnyKingEscape() const {
+    Bitboard left = KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
     Bitboard without_king = occupied_ ^ SquareBB(king_);
-    bool any = false;
-    for (Square escape : KingAttacks(king_).AndNot(theirs_)) {
-      if (ours_.Attacks(escape, without_king)) continue;
-      any = true;
-      if (!on_escape()) break;
+    for (Square escape : left) {
+      if (!SliderAttacks(escape, without_king)) return true;
     }
-    return any;
+    return false;
   }
-  // The number of squares AnyKingEscape finds: the steps of our pieces all at once, then our
-  // sliders square by square on what is left.
+  // The number of squares AnyKingEscape looks for.
   int CountKingEscapes() const {
     Bitboard left = KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
     Bitboard without_king = occupied_ ^ SquareBB(king_);
     int escapes = 0;
-    ForEachSquare(left, [&](Square escape) {
-      for (Square s : ours_.Snipers(escape)) {
-        if ((Between(s, escape) & without_king).None()) return;
-      }
-      ++escapes;
-    });
+    ForEachSquare(left, [&](Square escape) { escapes += !SliderAttacks(escape, without_king); });
     return escapes;
   }
   Bitboard Checkers() const { return ours_.AttackersTo(king_, occupied_); }
+  // Whether one of our sliders attacks sq through `occupied`.
+  bool SliderAttacks(Square sq, Bitboard occupied) const {
+    for (Square s : ours_.Snipers(sq)) {
+      if ((Between(s, sq) & occupied).None()) return true;
+    }
+    return false;
+  }
   // Their pieces other than the king that may move: not pinned to it by our sliders (a pinned
   // piece can neither take a checker nor step between it and the king).
   AttackerSets<kThem> Movers() const {
@@ -760,7 +800,7 @@ bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitb
 template <Color Us, bool kClassifyDrops = false>
 MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m) {
   AfterCheck<Us> after(pos, ours_now, m);
-  if (after.AnyKingEscape([] { return false; })) return MateAnswer::kNoMate;
+  if (after.AnyKingEscape()) return MateAnswer::kNoMate;
   Bitboard checkers = after.Checkers();
   if (checkers.MoreThanOne()) return MateAnswer::kMate;
   Square checker = checkers.Lsb();
@@ -871,7 +911,7 @@ int EstimateRepliesToCheckFor(const Position& pos, Move m) {
 template <Color Us>
 bool OnlyDropsAnswerCheckFor(const Position& pos, Move m) {
   AfterCheck<Us> after(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m);
-  if (after.AnyKingEscape([] { return false; })) return false;
+  if (after.AnyKingEscape()) return false;
   Bitboard checkers = after.Checkers();
   if (checkers.MoreThanOne()) return true;
   Square checker = checkers.Lsb();
