@@ -1,5 +1,6 @@
 #include "core/position.h"
 
+#include <cassert>
 #include <mutex>
 
 #include "absl/strings/ascii.h"
@@ -59,6 +60,23 @@ std::string SquareName(Square sq) {
   return absl::StrCat(FileOf(sq) + 1, std::string(1, char('a' + RankOf(sq))));
 }
 
+// Single-square boards read from a table: one load instead of a 128-bit variable shift.
+constexpr auto kSquareBB = [] {
+  std::array<Bitboard, kNumSquares> t{};
+  for (Square sq = 0; sq < kNumSquares; ++sq) t[sq] = Bitboard::FromSquare(sq);
+  return t;
+}();
+
+// Every square for the types that move like a gold, none for the others, so that
+// gold_movers_ is updated without a branch.
+constexpr auto kGoldMoverMask = [] {
+  std::array<Bitboard, kNumPieceTypes> t{};
+  for (int pt = 0; pt < kNumPieceTypes; ++pt) {
+    if (MovesLikeGold(PieceType(pt))) t[pt] = Bitboard::All();
+  }
+  return t;
+}();
+
 }  // namespace
 
 std::string SquareToUsi(Square sq) { return SquareName(sq); }
@@ -83,13 +101,24 @@ void Position::PutPiece(Square sq, Piece p) {
   if (pt == kKing) king_[c] = sq;
 }
 
-void Position::RemovePiece(Square sq) {
-  Piece p = board_[sq];
-  PieceType pt = TypeOf(p);
-  board_[sq] = kNoPiece;
-  by_color_[ColorOf(p)].Clear(sq);
-  by_type_[pt].Clear(sq);
-  if (MovesLikeGold(pt)) gold_movers_.Clear(sq);
+void Position::TogglePiece(Square sq, Piece p) {
+  Bitboard b = kSquareBB[sq];
+  by_color_[ColorOf(p)] ^= b;
+  by_type_[TypeOf(p)] ^= b;
+  gold_movers_ ^= b & kGoldMoverMask[TypeOf(p)];
+}
+
+void Position::MovePiece(Square from, Square to, Piece p, Piece moved) {
+  Bitboard from_bb = kSquareBB[from], to_bb = kSquareBB[to];
+  // One read-modify-write per board touched.
+  by_color_[ColorOf(p)] ^= from_bb | to_bb;
+  if (p == moved) {
+    by_type_[TypeOf(p)] ^= from_bb | to_bb;
+  } else {
+    by_type_[TypeOf(p)] ^= from_bb;
+    by_type_[TypeOf(moved)] ^= to_bb;
+  }
+  gold_movers_ ^= (from_bb & kGoldMoverMask[TypeOf(p)]) | (to_bb & kGoldMoverMask[TypeOf(moved)]);
 }
 
 absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
@@ -233,9 +262,8 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
   }
   s.move = Move::None();
   s.captured = kNoPiece;
-  pos.states_.clear();
-  pos.states_.push_back(s);
-  pos.ComputeCheckInfo(pos.states_.back());
+  pos.states_.Reset(s);
+  pos.ComputeCheckInfo(pos.st());
   if (pos.in_check()) pos.st().continuous_checks[~pos.side_] = 1;
   return pos;
 }
@@ -378,9 +406,18 @@ void Position::ComputeCheckInfo(State& s) const {
   // (GivesCheck); a quiet move leaves no checkers, which saves the attacker scan.
   bool may_be_in_check = s.move.is_none() || s.continuous_checks[them] > 0;
   s.checkers = has_king(us) && may_be_in_check ? AttackersTo(them, king_[us]) : Bitboard();
+  ComputeBlockersAndCheckSquares(s);
+}
+
+void Position::ComputeBlockersAndCheckSquares(State& s) const {
   for (Color c : {kBlack, kWhite}) {
     s.blockers[c] = has_king(c) ? SliderBlockers(c, king_[c], by_color_[~c]) : Bitboard();
   }
+  ComputeCheckSquares(s);
+}
+
+void Position::ComputeCheckSquares(State& s) const {
+  Color them = ~side_;
   s.check_squares[kNoPieceType] = s.check_squares[kKing] = Bitboard();
   if (!has_king(them)) {
     for (auto& b : s.check_squares) b = Bitboard();
@@ -511,23 +548,30 @@ uint64_t Position::KeyAfter(Move m) const {
 
 void Position::DoMove(Move m) {
   Color us = side_, them = ~side_;
-  const State& prev = st();
-  bool check = GivesCheck(m);
-  // Built field by field (ComputeCheckInfo fills the check information) and copied once.
-  State next;
-  next.board_key = prev.board_key;
+  State& next = states_.Push();
+  const State& prev = (&next)[-1];
+  Square to = m.to();
+  // GivesCheck, split into its direct and discovered parts.
+  bool direct = false, discovered = false;
+  if (has_king(them)) {
+    direct = prev.check_squares[m.after_type()].Test(to);
+    discovered = !m.is_drop() && prev.blockers[them].Test(m.from()) &&
+                 by_color_[us].Test(m.from()) && !Aligned(m.from(), to, king_[them]);
+  }
+  bool check = direct || discovered;
+  next.board_key = prev.board_key ^ zobrist::side;
   next.hand_key = prev.hand_key;
   next.move = m;
   next.captured = kNoPiece;
   next.continuous_checks[them] = prev.continuous_checks[them];
   next.continuous_checks[us] = check ? prev.continuous_checks[us] + 1 : 0;
-  Square to = m.to();
   if (m.is_drop()) {
     PieceType pt = m.dropped_type();
     hands_[us].Remove(pt);
     next.hand_key -= zobrist::hand[us][pt];
     Piece p = MakePiece(us, pt);
-    PutPiece(to, p);
+    board_[to] = p;
+    TogglePiece(to, p);
     next.board_key ^= zobrist::psq[p][to];
   } else {
     Square from = m.from();
@@ -535,60 +579,86 @@ void Position::DoMove(Move m) {
     Piece captured = board_[to];
     if (captured != kNoPiece) {
       PieceType hand_type = Unpromote(TypeOf(captured));
-      RemovePiece(to);
+      TogglePiece(to, captured);
       next.board_key ^= zobrist::psq[captured][to];
       hands_[us].Add(hand_type);
       next.hand_key += zobrist::hand[us][hand_type];
       next.captured = captured;
     }
-    RemovePiece(from);
-    next.board_key ^= zobrist::psq[p][from];
     Piece moved = m.is_promotion() ? Piece(p | kPromotedBit) : p;
-    PutPiece(to, moved);
-    next.board_key ^= zobrist::psq[moved][to];
+    board_[from] = kNoPiece;
+    board_[to] = moved;
+    MovePiece(from, to, p, moved);
+    if (TypeOf(p) == kKing) king_[us] = to;
+    next.board_key ^= zobrist::psq[p][from] ^ zobrist::psq[moved][to];
   }
-  next.board_key ^= zobrist::side;
   side_ = them;
-  ComputeCheckInfo(next);
-  states_.push_back(next);
+  // The mover's pieces attacked the king before the move only after a null move (a pass
+  // while in check); otherwise a direct check is the moved piece alone, and only a discovered
+  // one needs the attacker scan.
+  if (!check) {
+    next.checkers = Bitboard();
+  } else if (discovered || prev.move.is_none()) {
+    next.checkers = AttackersTo(us, king_[them]);
+  } else {
+    next.checkers = SquareBB(to);
+  }
+  assert(next.checkers == (check ? AttackersTo(us, king_[them]) : Bitboard()));
+  // A king's blockers change only when the king moves or a square on one of its lines does.
+  Bitboard changed = m.is_drop() ? SquareBB(to) : SquareBB(to) | SquareBB(m.from());
+  for (Color c : {kBlack, kWhite}) {
+    if (!has_king(c)) {
+      next.blockers[c] = Bitboard();
+      continue;
+    }
+    Square ksq = king_[c];
+    Bitboard lines = StepAttacks(kBlack, kRook, ksq) | StepAttacks(kBlack, kBishop, ksq);
+    if ((lines & changed).Any() || changed.Test(ksq)) {
+      next.blockers[c] = SliderBlockers(c, ksq, by_color_[~c]);
+    } else {
+      next.blockers[c] = prev.blockers[c];
+    }
+    assert(next.blockers[c] == SliderBlockers(c, ksq, by_color_[~c]));
+  }
+  ComputeCheckSquares(next);
 }
 
 void Position::DoNullMove() {
-  State next = st();
+  State& next = states_.Push();
+  next = (&next)[-1];
   next.move = Move::None();
   next.captured = kNoPiece;
   next.board_key ^= zobrist::side;
   next.continuous_checks[side_] = 0;
   side_ = ~side_;
-  states_.push_back(next);
-  ComputeCheckInfo(states_.back());
+  ComputeCheckInfo(next);
 }
 
 void Position::UndoMove() {
   const State& s = st();
   Move m = s.move;
   Color us = ~side_;  // the side that made the move
-  if (m.is_none()) {
-    side_ = us;
-    states_.pop_back();
-    return;
-  }
+  side_ = us;
+  states_.Pop();
+  if (m.is_none()) return;
   Square to = m.to();
   if (m.is_drop()) {
-    RemovePiece(to);
+    TogglePiece(to, board_[to]);
+    board_[to] = kNoPiece;
     hands_[us].Add(m.dropped_type());
   } else {
+    Square from = m.from();
     Piece moved = board_[to];
-    RemovePiece(to);
     Piece original = m.is_promotion() ? Piece(moved & ~kPromotedBit) : moved;
-    PutPiece(m.from(), original);
+    MovePiece(to, from, moved, original);
+    board_[from] = original;
+    board_[to] = s.captured;
+    if (TypeOf(original) == kKing) king_[us] = from;
     if (s.captured != kNoPiece) {
-      PutPiece(to, s.captured);
+      TogglePiece(to, s.captured);
       hands_[us].Remove(Unpromote(TypeOf(s.captured)));
     }
   }
-  side_ = us;
-  states_.pop_back();
 }
 
 }  // namespace tsume

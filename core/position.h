@@ -105,20 +105,73 @@ class Position {
   absl::StatusOr<Move> ParseUsiMove(absl::string_view usi) const;
 
   // Number of plies made since construction, and the move history.
-  int ply() const { return int(states_.size()) - 1; }
+  int ply() const { return states_.ply(); }
   Move last_move() const { return st().move; }
-  const State& state_at(int ply) const { return states_[ply]; }
+  const State& state_at(int ply) const { return states_.at(ply); }
   // Consecutive checks given by colour c, ending at the current ply.
   int continuous_checks(Color c) const { return st().continuous_checks[c]; }
 
  private:
   struct EmptyTag {};
   explicit Position(EmptyTag) {}
-  const State& st() const { return states_.back(); }
-  State& st() { return states_.back(); }
+  // The states of plies 0..ply(). Slots above the current ply are kept when a move is undone
+  // and overwritten by the next move, so making a move neither constructs nor copies a State;
+  // a pointer to the current state saves index arithmetic on every access.
+  class StateStack {
+   public:
+    StateStack() = default;
+    StateStack(const StateStack& o) { *this = o; }
+    StateStack& operator=(const StateStack& o) {
+      if (this != &o) {
+        states_.assign(o.states_.begin(), o.states_.begin() + o.ply() + 1);
+        top_ = states_.data() + o.ply();
+      }
+      return *this;
+    }
+    // Moving a vector keeps its buffer, so top_ stays valid.
+    StateStack(StateStack&& o) noexcept : states_(std::move(o.states_)), top_(o.top_) {}
+    StateStack& operator=(StateStack&& o) noexcept {
+      states_ = std::move(o.states_);
+      top_ = o.top_;
+      return *this;
+    }
+
+    void Reset(const State& root) {
+      states_.assign(1, root);
+      top_ = states_.data();
+    }
+    int ply() const { return int(top_ - states_.data()); }
+    const State& at(int ply) const { return states_[ply]; }
+    const State& top() const { return *top_; }
+    State& top() { return *top_; }
+    // The slot above the current state, which becomes the current state.
+    State& Push() {
+      if (top_ + 1 == states_.data() + states_.size()) Grow();
+      return *++top_;
+    }
+    void Pop() { --top_; }
+
+   private:
+    void Grow() {
+      int ply = this->ply();
+      states_.emplace_back();
+      top_ = states_.data() + ply;
+    }
+    std::vector<State> states_;
+    State* top_ = nullptr;
+  };
+
+  const State& st() const { return states_.top(); }
+  State& st() { return states_.top(); }
   void PutPiece(Square sq, Piece p);
-  void RemovePiece(Square sq);
+  // Adds or removes p on sq in the bitboards (not board_, king_).
+  void TogglePiece(Square sq, Piece p);
+  // Moves p from `from` to `to`, where it becomes `moved`, in the bitboards.
+  void MovePiece(Square from, Square to, Piece p, Piece moved);
   void ComputeCheckInfo(State& s) const;
+  // Everything ComputeCheckInfo fills but the checkers.
+  void ComputeBlockersAndCheckSquares(State& s) const;
+  void ComputeCheckSquares(State& s) const;
   absl::Status Validate() const;
   Bitboard SliderBlockers(Color king_color, Square ksq, Bitboard sliders) const;
 
@@ -129,7 +182,7 @@ class Position {
   Hand hands_[2];
   Color side_ = kBlack;
   Square king_[2] = {kNoSquare, kNoSquare};
-  std::vector<State> states_;
+  StateStack states_;
 };
 
 // Zobrist keys (fixed seeds, so keys are stable across runs).
