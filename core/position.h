@@ -129,10 +129,13 @@ class Position {
       return *this;
     }
     // Moving a vector keeps its buffer, so top_ stays valid.
-    StateStack(StateStack&& o) noexcept : states_(std::move(o.states_)), top_(o.top_) {}
+    StateStack(StateStack&& o) noexcept : states_(std::move(o.states_)), top_(o.top_) {
+      o.top_ = nullptr;
+    }
     StateStack& operator=(StateStack&& o) noexcept {
       states_ = std::move(o.states_);
       top_ = o.top_;
+      o.top_ = nullptr;
       return *this;
     }
 
