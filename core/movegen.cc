@@ -835,6 +835,8 @@ bool PawnDropMates(const Position& pos, Square sq) {
 
 template <Color Us, bool kClassifyDrops>
 Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only) {
+  // No check (nor a king to check) means no mate; FreeKingSquares needs the king.
+  if (checks.empty()) return Move::None();
   AttackerSets<Us> ours(pos, pos.pieces(Us));
   Bitboard free = FreeKingSquares<Us>(pos);
   for (Move m : checks) {
