@@ -405,7 +405,11 @@ class AttackerSets {
     Bitboard steps = (PawnAttacks(kOther, sq) & pawns_) | (KnightAttacks(kOther, sq) & knights_) |
                      (SilverAttacks(kOther, sq) & silvers_) | (GoldAttacks(kOther, sq) & golds_) |
                      (KingAttacks(sq) & kings_);
-    if (steps.Any()) return true;
+    return steps.Any() || SlidersAttack(sq, occupied);
+  }
+
+  // Whether one of the sliders attacks sq through `occupied`.
+  bool SlidersAttack(Square sq, Bitboard occupied) const {
     for (Square s : Snipers(sq)) {
       if ((Between(s, sq) & occupied).None()) return true;
     }
@@ -678,29 +682,20 @@ class AfterCheck {
   // Whether their king can step to (or capture on) a square we do not attack: the steps of our
   // pieces all at once, then our sliders square by square on what is left.
   bool AnyKingEscape() const {
-    Bitboard left = KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
     Bitboard without_king = occupied_ ^ SquareBB(king_);
-    for (Square escape : left) {
-      if (!SliderAttacks(escape, without_king)) return true;
+    for (Square escape : EscapesFromSteps()) {
+      if (!ours_.SlidersAttack(escape, without_king)) return true;
     }
     return false;
   }
   // The number of squares AnyKingEscape looks for.
   int CountKingEscapes() const {
-    Bitboard left = KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
     Bitboard without_king = occupied_ ^ SquareBB(king_);
     int escapes = 0;
-    ForEachSquare(left, [&](Square escape) { escapes += !SliderAttacks(escape, without_king); });
+    for (Square escape : EscapesFromSteps()) escapes += !ours_.SlidersAttack(escape, without_king);
     return escapes;
   }
   Bitboard Checkers() const { return ours_.AttackersTo(king_, occupied_); }
-  // Whether one of our sliders attacks sq through `occupied`.
-  bool SliderAttacks(Square sq, Bitboard occupied) const {
-    for (Square s : ours_.Snipers(sq)) {
-      if ((Between(s, sq) & occupied).None()) return true;
-    }
-    return false;
-  }
   // Their pieces other than the king that may move: not pinned to it by our sliders (a pinned
   // piece can neither take a checker nor step between it and the king).
   AttackerSets<kThem> Movers() const {
@@ -755,6 +750,11 @@ class AfterCheck {
   Bitboard occupied() const { return occupied_; }
 
  private:
+  // The king's neighbours free of their pieces and of our steps (sliders not looked at).
+  Bitboard EscapesFromSteps() const {
+    return KingAttacks(king_).AndNot(theirs_).AndNot(ours_.StepTargets());
+  }
+
   const Position& pos_;
   Square king_;
   Bitboard to_bb_;
@@ -784,10 +784,7 @@ bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitb
   if (!m.is_drop()) occupied.Clear(m.from());
   Bitboard left = free.AndNot(Attacks(Us, m.after_type(), m.to(), occupied) | SquareBB(m.to()));
   for (Square e : left) {
-    if (m.is_drop() || Line(m.from(), e).None()) return true;
-    bool covered = false;
-    for (Square s : ours.Snipers(e)) covered |= (Between(s, e) & occupied).None();
-    if (!covered) return true;
+    if (m.is_drop() || Line(m.from(), e).None() || !ours.SlidersAttack(e, occupied)) return true;
   }
   return false;
 }

@@ -406,10 +406,6 @@ void Position::ComputeCheckInfo(State& s) const {
   // (GivesCheck); a quiet move leaves no checkers, which saves the attacker scan.
   bool may_be_in_check = s.move.is_none() || s.continuous_checks[them] > 0;
   s.checkers = has_king(us) && may_be_in_check ? AttackersTo(them, king_[us]) : Bitboard();
-  ComputeBlockersAndCheckSquares(s);
-}
-
-void Position::ComputeBlockersAndCheckSquares(State& s) const {
   for (Color c : {kBlack, kWhite}) {
     s.blockers[c] = has_king(c) ? SliderBlockers(c, king_[c], by_color_[~c]) : Bitboard();
   }
@@ -465,7 +461,10 @@ bool Position::IsLegal(Move m) const {
 
 bool Position::GivesCheck(Move m) const {
   if (!has_king(~side_)) return false;
-  if (check_squares(m.after_type()).Test(m.to())) return true;
+  return check_squares(m.after_type()).Test(m.to()) || DiscoversCheck(m);
+}
+
+bool Position::DiscoversCheck(Move m) const {
   if (m.is_drop()) return false;
   Square from = m.from();
   return blockers_for_king(~side_).Test(from) && by_color_[side_].Test(from) &&
@@ -548,17 +547,12 @@ uint64_t Position::KeyAfter(Move m) const {
 
 void Position::DoMove(Move m) {
   Color us = side_, them = ~side_;
+  Square to = m.to();
+  // GivesCheck, its discovered part kept apart (asked before the new state is pushed).
+  bool discovered = has_king(them) && DiscoversCheck(m);
+  bool check = discovered || (has_king(them) && check_squares(m.after_type()).Test(to));
   State& next = states_.Push();
   const State& prev = (&next)[-1];
-  Square to = m.to();
-  // GivesCheck, split into its direct and discovered parts.
-  bool direct = false, discovered = false;
-  if (has_king(them)) {
-    direct = prev.check_squares[m.after_type()].Test(to);
-    discovered = !m.is_drop() && prev.blockers[them].Test(m.from()) &&
-                 by_color_[us].Test(m.from()) && !Aligned(m.from(), to, king_[them]);
-  }
-  bool check = direct || discovered;
   next.board_key = prev.board_key ^ zobrist::side;
   next.hand_key = prev.hand_key;
   next.move = m;

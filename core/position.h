@@ -172,9 +172,10 @@ class Position {
   // Moves p from `from` to `to`, where it becomes `moved`, in the bitboards.
   void MovePiece(Square from, Square to, Piece p, Piece moved);
   void ComputeCheckInfo(State& s) const;
-  // Everything ComputeCheckInfo fills but the checkers.
-  void ComputeBlockersAndCheckSquares(State& s) const;
   void ComputeCheckSquares(State& s) const;
+  // Whether the legal move m gives check by uncovering a slider (the part of GivesCheck that
+  // is not the moved piece's own attack).
+  bool DiscoversCheck(Move m) const;
   absl::Status Validate() const;
   Bitboard SliderBlockers(Color king_color, Square ksq, Bitboard sliders) const;
 
