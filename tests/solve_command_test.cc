@@ -271,7 +271,13 @@ TEST(VerifyCommandTest, CtrlCKeepsTheWrittenResultsAndTheStatusIs130) {
   std::string input = WriteLines("verify_interrupted", {kMateIn5, kSlowSfen, kMateIn5});
   std::string results = TempFile("verify_interrupted") + ".jsonl";
   std::remove(results.c_str());
-  std::thread interrupter = InterruptWhen([&] { return !ResultsIn(results).empty(); });
+  // A while after the first result is written, so that the slow second problem has surely
+  // started (right after the write, the stop could land before it does: seen once under load).
+  absl::Time written = absl::InfiniteFuture();
+  std::thread interrupter = InterruptWhen([&] {
+    if (written == absl::InfiniteFuture() && !ResultsIn(results).empty()) written = absl::Now();
+    return absl::Now() - written > absl::Milliseconds(200);
+  });
   std::ostringstream out, err;
   int code =
       RunVerify({"--time-ms", "120000", "--hash-mb", "16", "--out", results, input}, out, err);
