@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <limits>
 #include <new>
 #include <system_error>
+
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14
@@ -21,6 +26,67 @@ uint8_t AmountScale(uint32_t amount) {
   if (amount < 16) return uint8_t(amount);
   int width = std::bit_width(amount);  // 5..32
   return uint8_t(16 + (width - 5) * 8 + ((amount >> (width - 4)) & 7));
+}
+
+// A bucket's slots for Slot, bit i for slot i. Entries are told apart by their generations:
+// base and base + 1 are the table's present contents, `current` (one of them) the unknown set
+// in use.
+struct SlotMasks {
+  uint32_t live = 0;          // TranspositionTable::Live
+  uint32_t other_set = 0;     // live, and TranspositionTable::OtherSet
+  uint32_t same_unknown = 0;  // live unknown entry of the set in use, of exactly the hand asked
+};
+
+SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand hand) {
+  uint32_t present = 0, other_set = 0, same_unknown = 0, empty = 0;
+#ifdef __AVX2__
+  // All eight at once: a slot by slot loop spent most of Slot's time in its branches.
+  static_assert(offsetof(TTEntry, hand) == 0 && offsetof(TTEntry, pn) == 4 &&
+                offsetof(TTEntry, dn) == 8 && offsetof(TTEntry, generation) == 14);
+  // The entries' fields side by side, one per 32-bit lane, the lanes in the slot order
+  // 0, 2, 4, 6, 1, 3, 5, 7 (each 128-bit half transposed on its own).
+  const __m256i* entries = reinterpret_cast<const __m256i*>(bucket.entries);
+  __m256i v0 = _mm256_load_si256(entries), v1 = _mm256_load_si256(entries + 1);
+  __m256i v2 = _mm256_load_si256(entries + 2), v3 = _mm256_load_si256(entries + 3);
+  __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
+  __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
+  __m256i hands = _mm256_unpacklo_epi64(t0, t2);
+  __m256i pns = _mm256_unpackhi_epi64(t0, t2);
+  __m256i dns = _mm256_unpacklo_epi64(t1, t3);
+  __m256i generations = _mm256_srli_epi32(_mm256_unpackhi_epi64(t1, t3), 16);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i is_final = _mm256_or_si256(_mm256_cmpeq_epi32(pns, zero), _mm256_cmpeq_epi32(dns, zero));
+  __m256i in_use = _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(current));
+  // Back to the slot order: lanes 0-3 are the even slots, 4-7 the odd ones.
+  static constexpr uint8_t kEven[16] = {0x00, 0x01, 0x04, 0x05, 0x10, 0x11, 0x14, 0x15,
+                                        0x40, 0x41, 0x44, 0x45, 0x50, 0x51, 0x54, 0x55};
+  auto slots = [](__m256i lanes) {
+    uint32_t bits = uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
+    return uint32_t(kEven[bits & 15]) | uint32_t(kEven[bits >> 4]) << 1;
+  };
+  present = slots(_mm256_or_si256(_mm256_cmpeq_epi32(generations, _mm256_set1_epi32(base)),
+                                  _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(base + 1))));
+  other_set = ~slots(_mm256_or_si256(is_final, in_use));
+  same_unknown =
+      slots(_mm256_and_si256(_mm256_andnot_si256(is_final, in_use),
+                             _mm256_cmpeq_epi32(hands, _mm256_set1_epi32(int32_t(hand.bits())))));
+  const __m256i* tags = reinterpret_cast<const __m256i*>(bucket.tags);
+  empty = uint32_t(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(tags[0], zero)))) |
+          uint32_t(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(tags[1], zero)))) << 4;
+#else
+  for (int i = 0; i < TTBucket::kSize; ++i) {
+    const TTEntry& e = bucket.entries[i];
+    bool is_final = e.proven() || e.disproven();
+    bool in_use = e.generation == current;
+    present |= uint32_t(e.generation == base || e.generation == base + 1) << i;
+    other_set |= uint32_t(!is_final && !in_use) << i;
+    same_unknown |= uint32_t(!is_final && in_use && e.hand == hand.bits()) << i;
+    empty |= uint32_t(bucket.Empty(i)) << i;
+  }
+#endif
+  // An entry of the present contents is either valid or of the other set.
+  uint32_t live = present & ~empty & ((1u << TTBucket::kSize) - 1);
+  return {live, live & other_set, live & same_unknown};
 }
 
 }  // namespace
@@ -195,25 +261,27 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
 }
 
 TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount) {
+  SlotMasks masks = Classify(bucket, base_, current_, hand);
+  for (uint32_t same = masks.same_unknown; same != 0; same &= same - 1) {
+    int i = std::countr_zero(same);
+    if (!bucket.Holds(i, board_key)) continue;
+    bucket.tags[i] = std::max(bucket.tags[i], (board_key & ~TTBucket::kAmountMask) | amount);
+    return &bucket.entries[i];
+  }
   // Replacement order: empty or stale slots, then the other set's unknown entries, then the
-  // entry that cost least to compute.
-  int victim = -1;
-  int victim_rank = 3;
-  for (int i = 0; i < TTBucket::kSize; ++i) {
-    TTEntry& e = bucket.entries[i];
-    bool valid = !bucket.Empty(i) && Valid(e);
-    if (valid && bucket.Holds(i, board_key) && e.hand == hand.bits() && !Final(e)) {
-      bucket.tags[i] = std::max(bucket.tags[i], (board_key & ~TTBucket::kAmountMask) | amount);
-      return &e;
-    }
-    int rank = valid ? 2 : !bucket.Empty(i) && OtherSet(e) ? 1 : 0;
-    if (rank < victim_rank ||
-        (rank == 2 && victim_rank == 2 && bucket.Amount(i) < bucket.Amount(victim))) {
-      victim = i;
-      victim_rank = rank;
+  // entry that cost least to compute (the first of the least).
+  uint32_t free = ~masks.live & ((1u << TTBucket::kSize) - 1);
+  int victim = 0;
+  if (free != 0) {
+    victim = std::countr_zero(free);
+    ++used_;
+  } else if (masks.other_set != 0) {
+    victim = std::countr_zero(masks.other_set);
+  } else {
+    for (int i = 1; i < TTBucket::kSize; ++i) {
+      if (bucket.Amount(i) < bucket.Amount(victim)) victim = i;
     }
   }
-  if (victim_rank == 0) ++used_;
   bucket.tags[victim] = (board_key & ~TTBucket::kAmountMask) | amount;
   TTEntry& e = bucket.entries[victim];
   e = TTEntry{};

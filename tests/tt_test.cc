@@ -458,6 +458,27 @@ TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
   EXPECT_FALSE(tt.Probe(key(0), Hand(), 5).found);
 }
 
+TEST(TranspositionTableTest, FullBucketReplacesTheFirstOfItsCheapestEntries) {
+  TranspositionTable tt(1);
+  std::vector<uint64_t> same_bucket;
+  for (uint64_t k = kKey; same_bucket.size() < 10; k += 0x9E3779B97F4A7C15ull) {
+    if (same_bucket.empty() || tt.BucketIndex(k) == tt.BucketIndex(same_bucket[0])) {
+      same_bucket.push_back(k);
+    }
+  }
+  auto key = [&](uint64_t i) { return same_bucket[i]; };
+  // Slots in storing order; the cheap entries are the second and the fourth.
+  for (uint64_t i = 0; i < 8; ++i)
+    tt.StoreUnknown(key(i), Hand(), 2, 2, i == 1 || i == 3 ? 5 : 100);
+  tt.StoreUnknown(key(8), Hand(), 2, 2, 1);
+  EXPECT_FALSE(tt.Probe(key(1), Hand(), 5).found);
+  EXPECT_TRUE(tt.Probe(key(3), Hand(), 5).found);
+  // The new entry (effort 1) is now the cheapest.
+  tt.StoreUnknown(key(9), Hand(), 2, 2, 1);
+  EXPECT_FALSE(tt.Probe(key(8), Hand(), 5).found);
+  for (uint64_t i : {0, 2, 3, 4, 5, 6, 7, 9}) EXPECT_TRUE(tt.Probe(key(i), Hand(), 5).found) << i;
+}
+
 // What the model remembers having stored: board key, pieces, proven (else disproven), length
 // or depth.
 using Fact = std::tuple<uint64_t, uint32_t, bool, int>;
