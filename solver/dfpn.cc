@@ -213,16 +213,16 @@ void DfpnSearch::PushSegment(int ply, uint64_t key, bool after_null) {
 }
 
 void DfpnSearch::MarkPathFromHistory(const Position& pos) {
-  path_.clear();
+  path_.Clear();
   // Every position of the game so far, the current one included: returning to any of them
   // repeats a position under continuous check.
   Position& p = const_cast<Position&>(pos);
   std::vector<Move> undone;
-  path_.emplace(p.key(), p.ply());
+  path_.Insert(p.key(), p.ply());
   while (p.ply() > 0) {
     undone.push_back(p.last_move());
     p.UndoMove();
-    path_.emplace(p.key(), p.ply());  // a position met twice keeps its latest ply
+    path_.Insert(p.key(), p.ply());  // a position met twice keeps its latest ply
   }
   // A hypothetical child takes two plies.
   size_t plies = size_t(p.ply()) + 2 * kMaxPly + 4;
@@ -428,8 +428,8 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
 
 bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth, int parent_ply) {
   // Repetition of a position on the path: the attacker fails on this path.
-  if (auto it = path_.find(full_key); it != path_.end()) {
-    c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, it->second};
+  if (int ply = path_.Find(full_key); ply >= 0) {
+    c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, ply};
     return true;
   }
   if (auto it = path_table_.find(c.path_key);
@@ -886,14 +886,14 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       pos.DoMove(c.move);
     }
     uint64_t full_key = pos.key();
-    path_.emplace(full_key, pos.ply());
+    path_.Insert(full_key, pos.ply());
     PushSegment(pos.ply(), full_key, hypothetical);
     ++ply_;
     NodeResult r = hypothetical
                        ? Mid(pos, child_thpn, child_thdn, depth, false, child_path)
                        : Mid(pos, child_thpn, child_thdn, child_depth, !or_node, child_path);
     --ply_;
-    path_.erase(full_key);
+    path_.Erase(full_key);
     if (hypothetical) {
       LeaveHypothetical(pos);
     } else {

@@ -25,6 +25,7 @@
 #include "absl/time/time.h"
 #include "core/movegen.h"
 #include "core/position.h"
+#include "solver/path_positions.h"
 #include "solver/solver.h"
 #include "solver/tt.h"
 
@@ -134,7 +135,7 @@ class DfpnSearch {
   bool budget_spent_ = false;
   // Full keys of the positions on the current path (the game before the root included) ->
   // their Position::ply.
-  absl::flat_hash_map<uint64_t, int> path_;
+  PathPositions path_;
   // Disproofs that depend on repetitions (tainted), in two caches. By path key: valid where
   // the same moves from the root lead to the same node.
   struct PathDisproof {
