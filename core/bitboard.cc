@@ -5,8 +5,8 @@
 namespace tsume {
 namespace bb_internal {
 
-Bitboard rays[kNumDirections][kNumSquares + 1];
-Bitboard step_attacks[2][kNumPieceTypes][kNumSquares];
+alignas(64) Bitboard rays[kNumSquares + 1][kNumDirections];
+alignas(64) Bitboard step_attacks[2][kNumSquares][kStepTypes];
 Bitboard between[kNumSquares][kNumSquares];
 Bitboard line[kNumSquares][kNumSquares];
 Bitboard file_mask[9];
@@ -42,38 +42,37 @@ void Init() {
     for (int d = 0; d < kNumDirections; ++d) {
       int f = FileOf(sq) + kDeltas[d][0], r = RankOf(sq) + kDeltas[d][1];
       for (; OnBoard(f, r); f += kDeltas[d][0], r += kDeltas[d][1])
-        rays[d][sq].Set(MakeSquare(f, r));
+        rays[sq][d].Set(MakeSquare(f, r));
     }
   }
   for (Square sq = 0; sq < kNumSquares; ++sq) {
     for (int c = 0; c < 2; ++c) {
       // Forward is rank -1 for Black, +1 for White.
       int fw = c == kBlack ? -1 : 1;
-      auto& t = step_attacks[c];
-      t[kPawn][sq] = Steps(sq, {{0, fw}});
-      t[kKnight][sq] = Steps(sq, {{-1, 2 * fw}, {1, 2 * fw}});
-      t[kSilver][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, -fw}, {1, -fw}});
-      t[kGold][sq] = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, 0}, {1, 0}, {0, -fw}});
-      t[kKing][sq] =
-          Steps(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}});
-      t[kProPawn][sq] = t[kProLance][sq] = t[kProKnight][sq] = t[kProSilver][sq] = t[kGold][sq];
+      auto t = [&](PieceType pt) -> Bitboard& { return step_attacks[c][sq][pt]; };
+      t(kPawn) = Steps(sq, {{0, fw}});
+      t(kKnight) = Steps(sq, {{-1, 2 * fw}, {1, 2 * fw}});
+      t(kSilver) = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, -fw}, {1, -fw}});
+      t(kGold) = Steps(sq, {{-1, fw}, {0, fw}, {1, fw}, {-1, 0}, {1, 0}, {0, -fw}});
+      t(kKing) = Steps(sq, {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}});
+      t(kProPawn) = t(kProLance) = t(kProKnight) = t(kProSilver) = t(kGold);
       // Sliders' step parts: the diagonal/orthogonal neighbours a horse/dragon adds.
-      t[kHorse][sq] = Steps(sq, {{0, -1}, {-1, 0}, {1, 0}, {0, 1}});
-      t[kDragon][sq] = Steps(sq, {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}});
+      t(kHorse) = Steps(sq, {{0, -1}, {-1, 0}, {1, 0}, {0, 1}});
+      t(kDragon) = Steps(sq, {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}});
       // Full empty-board reach for sliders, used by callers that want pseudo patterns.
-      t[kLance][sq] = rays[c == kBlack ? kNorth : kSouth][sq];
-      t[kBishop][sq] =
-          rays[kSouthWest][sq] | rays[kNorthWest][sq] | rays[kNorthEast][sq] | rays[kSouthEast][sq];
-      t[kRook][sq] = rays[kSouth][sq] | rays[kWest][sq] | rays[kNorth][sq] | rays[kEast][sq];
+      t(kLance) = rays[sq][c == kBlack ? kNorth : kSouth];
+      t(kBishop) =
+          rays[sq][kSouthWest] | rays[sq][kNorthWest] | rays[sq][kNorthEast] | rays[sq][kSouthEast];
+      t(kRook) = rays[sq][kSouth] | rays[sq][kWest] | rays[sq][kNorth] | rays[sq][kEast];
     }
   }
   for (Square a = 0; a < kNumSquares; ++a) {
     for (int d = 0; d < kNumDirections; ++d) {
-      Bitboard ray = rays[d][a];
+      Bitboard ray = rays[a][d];
       for (Square b : ray) {
-        between[a][b] = ray.AndNot(rays[d][b]) & ~SquareBB(b);
+        between[a][b] = ray.AndNot(rays[b][d]) & ~SquareBB(b);
         int opposite = d < kNorth ? d + kNorth : d - kNorth;
-        line[a][b] = rays[d][a] | rays[opposite][a] | SquareBB(a);
+        line[a][b] = rays[a][d] | rays[a][opposite] | SquareBB(a);
       }
     }
   }

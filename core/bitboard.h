@@ -112,8 +112,11 @@ enum Direction {
   kSouthEast,
   kNumDirections
 };
-extern Bitboard rays[kNumDirections][kNumSquares + 1];
-extern Bitboard step_attacks[2][kNumPieceTypes][kNumSquares];  // non-sliding part per piece
+// Indexed by square first, so that the entries a test reads for one square share cache lines:
+// its eight rays fill two, one colour's step attacks of every type four.
+constexpr int kStepTypes = 16;  // kNumPieceTypes rounded up to a power of two
+extern Bitboard rays[kNumSquares + 1][kNumDirections];
+extern Bitboard step_attacks[2][kNumSquares][kStepTypes];  // non-sliding part per piece
 extern Bitboard between[kNumSquares][kNumSquares];
 extern Bitboard line[kNumSquares][kNumSquares];
 extern Bitboard file_mask[9];
@@ -127,7 +130,7 @@ extern Bitboard promotion_zone[2];
 // blocker when there is none (it is below every square, so the whole ray is kept).
 inline Bitboard RayAttack(int dir, Square sq, Bitboard occupied) {
   using Bits = Bitboard::Bits;
-  Bits ray = rays[dir][sq].bits();
+  Bits ray = rays[sq][dir].bits();
   Bits blockers = ray & occupied.bits();
   if (dir < kNorth) return Bitboard(ray & (blockers ^ (blockers - 1)));
   return Bitboard(ray & (~Bits(0) << Bitboard(blockers | 1).Msb()));
@@ -160,7 +163,7 @@ inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
 }
 // Attacks of the non-sliding pieces (and the step part of horse and dragon).
 inline Bitboard StepAttacks(Color c, PieceType pt, Square sq) {
-  return bb_internal::step_attacks[c][pt][sq];
+  return bb_internal::step_attacks[c][sq][pt];
 }
 inline Bitboard PawnAttacks(Color c, Square sq) { return StepAttacks(c, kPawn, sq); }
 inline Bitboard KnightAttacks(Color c, Square sq) { return StepAttacks(c, kKnight, sq); }

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cassert>
 
 #include "core/bitboard.h"
 
@@ -550,6 +551,7 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   using S = Side<Us>;
   constexpr Color kThem = S::kThem;
   Square their_king = pos.king_square(kThem);
+  assert(their_king != kNoSquare);
   Square ksq = pos.king_square(Us);
   Bitboard occupied = pos.occupied();
   Bitboard ours = pos.pieces(Us);
@@ -557,7 +559,25 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   Bitboard zone = S::Zone();
   Bitboard pinned = pos.pinned(Us);
   Bitboard discoverers = pos.blockers_for_king(kThem) & ours;
-  auto checks = [&](PieceType pt) { return pos.check_squares(pt); };
+  // Check squares, from the two slider boards the position keeps and the step tables (their
+  // king is on the board: GenerateChecks asks).
+  Bitboard bishop_checks = pos.check_squares(kBishop), rook_checks = pos.check_squares(kRook);
+  auto checks = [&](PieceType pt) {
+    switch (pt) {
+      case kLance:
+        return rook_checks & StepAttacks(kThem, kLance, their_king);
+      case kBishop:
+        return bishop_checks;
+      case kRook:
+        return rook_checks;
+      case kHorse:
+        return bishop_checks | KingAttacks(their_king);
+      case kDragon:
+        return rook_checks | KingAttacks(their_king);
+      default:
+        return StepAttacks(kThem, pt, their_king);
+    }
+  };
 
   // Discoverers and pinned pieces (few), one by one. Leaving the line to their king discovers
   // check, whatever the piece does; on the line it can still check directly.
@@ -611,7 +631,7 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
                GoldAttacks(Us, from) & target & gold_checks);
   });
   // Sliders: skip those whose empty-board reach misses every check square.
-  Bitboard bishop_checks = checks(kBishop), horse_checks = checks(kHorse);
+  Bitboard horse_checks = checks(kHorse);
   ForEachSquare(others & pos.pieces(kBishop), [&](Square from) {
     if ((StepAttacks(Us, kBishop, from) & horse_checks).None()) return;
     Bitboard reach = BishopAttacks(from, occupied) & target;
@@ -624,7 +644,7 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
     AddTargets(list, NormalBase(from, kHorse),
                (BishopAttacks(from, occupied) | KingAttacks(from)) & target & horse_checks);
   });
-  Bitboard rook_checks = checks(kRook), dragon_checks = checks(kDragon);
+  Bitboard dragon_checks = checks(kDragon);
   ForEachSquare(others & pos.pieces(kRook), [&](Square from) {
     if ((StepAttacks(Us, kRook, from) & dragon_checks).None()) return;
     Bitboard reach = RookAttacks(from, occupied) & target;

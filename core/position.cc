@@ -413,26 +413,14 @@ void Position::ComputeCheckInfo(State& s) const {
 }
 
 void Position::ComputeCheckSquares(State& s) const {
-  Color them = ~side_;
-  s.check_squares[kNoPieceType] = s.check_squares[kKing] = Bitboard();
-  if (!has_king(them)) {
-    for (auto& b : s.check_squares) b = Bitboard();
+  Square ksq = king_[~side_];
+  if (ksq == kNoSquare) {
+    s.bishop_checks = s.rook_checks = Bitboard();
     return;
   }
-  Square ksq = king_[them];
   Bitboard occ = occupied();
-  s.check_squares[kPawn] = PawnAttacks(them, ksq);
-  s.check_squares[kLance] = LanceAttacks(them, ksq, occ);
-  s.check_squares[kKnight] = KnightAttacks(them, ksq);
-  s.check_squares[kSilver] = SilverAttacks(them, ksq);
-  s.check_squares[kGold] = GoldAttacks(them, ksq);
-  s.check_squares[kBishop] = BishopAttacks(ksq, occ);
-  s.check_squares[kRook] = RookAttacks(ksq, occ);
-  s.check_squares[kHorse] = s.check_squares[kBishop] | KingAttacks(ksq);
-  s.check_squares[kDragon] = s.check_squares[kRook] | KingAttacks(ksq);
-  for (PieceType pt : {kProPawn, kProLance, kProKnight, kProSilver}) {
-    s.check_squares[pt] = s.check_squares[kGold];
-  }
+  s.bishop_checks = BishopAttacks(ksq, occ);
+  s.rook_checks = RookAttacks(ksq, occ);
 }
 
 bool Position::IsLegal(Move m) const {

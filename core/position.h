@@ -27,8 +27,10 @@ class Position {
     Bitboard checkers;  // pieces giving check to the side to move
     // Pieces of either colour that alone stand between king `c` and an enemy slider.
     Bitboard blockers[2];
-    // Squares from which a piece of the side to move, of each type, would attack the enemy king.
-    Bitboard check_squares[kNumPieceTypes];
+    // Squares from which a bishop, resp. a rook, of the side to move would attack the enemy
+    // king (empty without one). The other types' check squares are read off the step tables
+    // when asked for (check_squares): two boards to fill per move instead of fifteen.
+    Bitboard bishop_checks, rook_checks;
     int continuous_checks[2];  // consecutive checks given by each colour up to this ply
   };
 
@@ -72,7 +74,29 @@ class Position {
   bool in_check() const { return st().checkers.Any(); }
   Bitboard blockers_for_king(Color c) const { return st().blockers[c]; }
   Bitboard pinned(Color c) const { return st().blockers[c] & by_color_[c]; }
-  Bitboard check_squares(PieceType pt) const { return st().check_squares[pt]; }
+  // Squares from which a piece of the side to move of type pt would attack the enemy king.
+  Bitboard check_squares(PieceType pt) const {
+    Color them = ~side_;
+    Square ksq = king_[them];
+    if (ksq == kNoSquare) return Bitboard();
+    switch (pt) {
+      case kNoPieceType:
+      case kKing:
+        return Bitboard();
+      case kLance:  // the rook's ray toward the side to move
+        return st().rook_checks & StepAttacks(them, kLance, ksq);
+      case kBishop:
+        return st().bishop_checks;
+      case kRook:
+        return st().rook_checks;
+      case kHorse:
+        return st().bishop_checks | KingAttacks(ksq);
+      case kDragon:
+        return st().rook_checks | KingAttacks(ksq);
+      default:  // the step pieces, the promoted minor ones included
+        return StepAttacks(them, pt, ksq);
+    }
+  }
 
   // Pieces of colour c that attack sq, given the occupancy.
   Bitboard AttackersTo(Color c, Square sq, Bitboard occupied) const;

@@ -206,9 +206,9 @@ TEST_F(BitboardTest, RaysMatchGeometry) {
                                                       {0, -1}, {-1, 0}, {-1, -1}, {-1, 1}};
   for (int d = 0; d < kNumDirections; ++d) {
     for (Square sq = 0; sq < kNumSquares; ++sq) {
-      EXPECT_EQ(rays[d][sq], NaiveSlide(sq, deltas[d].first, deltas[d].second, Bitboard()))
+      EXPECT_EQ(rays[sq][d], NaiveSlide(sq, deltas[d].first, deltas[d].second, Bitboard()))
           << "direction " << d << " from " << Name(sq);
-      for (Square to : rays[d][sq]) EXPECT_EQ(to > sq, d < kNorth);
+      for (Square to : rays[sq][d]) EXPECT_EQ(to > sq, d < kNorth);
     }
   }
 }
