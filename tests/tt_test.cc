@@ -437,15 +437,19 @@ TEST(TranspositionTableTest, UnknownSetsAreSeparateAndProofsAreShared) {
   EXPECT_EQ(tt.Fill(), 0.0);
 }
 
+// `count` keys of other boards that all fall into kKey's bucket.
+std::vector<uint64_t> KeysSharingABucket(const TranspositionTable& tt, size_t count) {
+  std::vector<uint64_t> keys;
+  for (uint64_t k = kKey; keys.size() < count; k += 0x9E3779B97F4A7C15ull) {
+    if (keys.empty() || tt.BucketIndex(k) == tt.BucketIndex(keys[0])) keys.push_back(k);
+  }
+  return keys;
+}
+
 TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
   TranspositionTable tt(1);
   // Fill one bucket with nine keys that share it.
-  std::vector<uint64_t> same_bucket;
-  for (uint64_t k = kKey; same_bucket.size() < 9; k += 0x9E3779B97F4A7C15ull) {
-    if (same_bucket.empty() || tt.BucketIndex(k) == tt.BucketIndex(same_bucket[0])) {
-      same_bucket.push_back(k);
-    }
-  }
+  std::vector<uint64_t> same_bucket = KeysSharingABucket(tt, 9);
   auto key = [&](uint64_t i) { return same_bucket[i]; };
   tt.UseUnknownSet(1);
   tt.StoreUnknown(key(0), Hand(), 2, 2, 1);
@@ -460,12 +464,7 @@ TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
 
 TEST(TranspositionTableTest, FullBucketReplacesTheFirstOfItsCheapestEntries) {
   TranspositionTable tt(1);
-  std::vector<uint64_t> same_bucket;
-  for (uint64_t k = kKey; same_bucket.size() < 10; k += 0x9E3779B97F4A7C15ull) {
-    if (same_bucket.empty() || tt.BucketIndex(k) == tt.BucketIndex(same_bucket[0])) {
-      same_bucket.push_back(k);
-    }
-  }
+  std::vector<uint64_t> same_bucket = KeysSharingABucket(tt, 10);
   auto key = [&](uint64_t i) { return same_bucket[i]; };
   // Slots in storing order; the cheap entries are the second and the fourth.
   for (uint64_t i = 0; i < 8; ++i)
