@@ -563,20 +563,7 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   // king is on the board: GenerateChecks asks).
   Bitboard bishop_checks = pos.check_squares(kBishop), rook_checks = pos.check_squares(kRook);
   auto checks = [&](PieceType pt) {
-    switch (pt) {
-      case kLance:
-        return rook_checks & StepAttacks(kThem, kLance, their_king);
-      case kBishop:
-        return bishop_checks;
-      case kRook:
-        return rook_checks;
-      case kHorse:
-        return bishop_checks | KingAttacks(their_king);
-      case kDragon:
-        return rook_checks | KingAttacks(their_king);
-      default:
-        return StepAttacks(kThem, pt, their_king);
-    }
+    return Position::CheckSquares(kThem, their_king, bishop_checks, rook_checks, pt);
   };
 
   // Discoverers and pinned pieces (few), one by one. Leaving the line to their king discovers

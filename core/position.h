@@ -76,25 +76,30 @@ class Position {
   Bitboard pinned(Color c) const { return st().blockers[c] & by_color_[c]; }
   // Squares from which a piece of the side to move of type pt would attack the enemy king.
   Bitboard check_squares(PieceType pt) const {
-    Color them = ~side_;
-    Square ksq = king_[them];
+    Square ksq = king_[~side_];
     if (ksq == kNoSquare) return Bitboard();
+    return CheckSquares(~side_, ksq, st().bishop_checks, st().rook_checks, pt);
+  }
+  // The same from a king's square and its bishop's and rook's check squares (a move generator
+  // reads the two boards once and asks for each type).
+  static Bitboard CheckSquares(Color them, Square their_king, Bitboard bishop_checks,
+                               Bitboard rook_checks, PieceType pt) {
     switch (pt) {
       case kNoPieceType:
       case kKing:
         return Bitboard();
       case kLance:  // the rook's ray toward the side to move
-        return st().rook_checks & StepAttacks(them, kLance, ksq);
+        return rook_checks & StepAttacks(them, kLance, their_king);
       case kBishop:
-        return st().bishop_checks;
+        return bishop_checks;
       case kRook:
-        return st().rook_checks;
+        return rook_checks;
       case kHorse:
-        return st().bishop_checks | KingAttacks(ksq);
+        return bishop_checks | KingAttacks(their_king);
       case kDragon:
-        return st().rook_checks | KingAttacks(ksq);
+        return rook_checks | KingAttacks(their_king);
       default:  // the step pieces, the promoted minor ones included
-        return StepAttacks(them, pt, ksq);
+        return StepAttacks(them, pt, their_king);
     }
   }
 
