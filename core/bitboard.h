@@ -170,6 +170,11 @@ inline Bitboard KnightAttacks(Color c, Square sq) { return StepAttacks(c, kKnigh
 inline Bitboard SilverAttacks(Color c, Square sq) { return StepAttacks(c, kSilver, sq); }
 inline Bitboard GoldAttacks(Color c, Square sq) { return StepAttacks(c, kGold, sq); }
 inline Bitboard KingAttacks(Square sq) { return StepAttacks(kBlack, kKing, sq); }
+// The squares on a line (rank, file or diagonal) through sq, sq itself not included: the empty-
+// board reach of a rook and a bishop, from the small step table.
+inline Bitboard LinesThrough(Square sq) {
+  return StepAttacks(kBlack, kRook, sq) | StepAttacks(kBlack, kBishop, sq);
+}
 
 // Attacks of any piece of colour c and type pt standing on sq.
 inline Bitboard Attacks(Color c, PieceType pt, Square sq, Bitboard occupied) {

@@ -792,10 +792,9 @@ bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitb
   Bitboard left = free.AndNot(Attacks(Us, m.after_type(), m.to(), occupied) | SquareBB(m.to()));
   if (left.None()) return false;
   if (m.is_drop()) return true;
-  // The lines through m.from() from the small step table, not a look-up in the large Line
-  // table per square (a cache miss, most of this test's time).
-  Bitboard from_lines =
-      StepAttacks(kBlack, kRook, m.from()) | StepAttacks(kBlack, kBishop, m.from());
+  // The lines through m.from() once, not a look-up in the large Line table per square (a
+  // cache miss, most of this test's time).
+  Bitboard from_lines = LinesThrough(m.from());
   if (left.AndNot(from_lines).Any()) return true;
   Bitboard seen_past = left & from_lines;  // squares a slider might now see past m.from()
   for (Square e : seen_past) {

@@ -538,7 +538,7 @@ void Position::DoMove(Move m) {
   Square to = m.to();
   // GivesCheck, its discovered part kept apart (asked before the new state is pushed).
   bool discovered = has_king(them) && DiscoversCheck(m);
-  bool check = discovered || (has_king(them) && check_squares(m.after_type()).Test(to));
+  bool check = discovered || check_squares(m.after_type()).Test(to);  // none without a king
   State& next = states_.Push();
   const State& prev = (&next)[-1];
   next.board_key = prev.board_key ^ zobrist::side;
@@ -594,8 +594,7 @@ void Position::DoMove(Move m) {
       continue;
     }
     Square ksq = king_[c];
-    Bitboard lines = StepAttacks(kBlack, kRook, ksq) | StepAttacks(kBlack, kBishop, ksq);
-    if ((lines & changed).Any() || changed.Test(ksq)) {
+    if ((LinesThrough(ksq) & changed).Any() || changed.Test(ksq)) {
       next.blockers[c] = SliderBlockers(c, ksq, by_color_[~c]);
     } else {
       next.blockers[c] = prev.blockers[c];

@@ -25,7 +25,7 @@ class PathPositions {
       if (s.key == key) return s.ply;
     }
   }
-  // Adds `key` at `ply` unless it is already there (then the earlier ply stays).
+  // Adds `key` at `ply` unless it is already there (then the ply stored first stays).
   void Insert(uint64_t key, int ply) {
     if (2 * (size_ + 1) > slots_.size()) Rehash(2 * slots_.size());
     size_t i = Home(key);
