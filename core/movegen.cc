@@ -770,13 +770,18 @@ class AfterCheck {
 };
 
 // The squares their king could step to now, were it not in check: free of their pieces and
-// not attacked by ours (with the king gone from its square). Found once per position, so a
-// check that leaves one of them free is told apart without working out the position after it.
+// not attacked by ours (`ours`: all our pieces, with the king gone from its square). Found once
+// per position, so a check that leaves one of them free is told apart without working out the
+// position after it. The steps of all our pieces at once, then our sliders square by square.
 template <Color Us>
-Bitboard FreeKingSquares(const Position& pos) {
-  constexpr Color kThem = Side<Us>::kThem;
-  Square king = pos.king_square(kThem);
-  return KingDestinationTest<kThem>(pos, king).Safe(KingAttacks(king).AndNot(pos.pieces(kThem)));
+Bitboard FreeKingSquares(const Position& pos, const AttackerSets<Us>& ours) {
+  Square king = pos.king_square(Side<Us>::kThem);
+  Bitboard free = KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem)).AndNot(ours.StepTargets());
+  Bitboard without_king = pos.occupied() ^ SquareBB(king);
+  ForEachSquare(free, [&](Square sq) {
+    if (ours.SlidersAttack(sq, without_king)) free.Clear(sq);
+  });
+  return free;
 }
 
 // Whether their king keeps one of the `free` squares (FreeKingSquares) after our check m: a
@@ -849,7 +854,7 @@ Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only)
   // No check (nor a king to check) means no mate; FreeKingSquares needs the king.
   if (checks.empty()) return Move::None();
   AttackerSets<Us> ours(pos, pos.pieces(Us));
-  Bitboard free = FreeKingSquares<Us>(pos);
+  Bitboard free = FreeKingSquares<Us>(pos, ours);
   for (Move m : checks) {
     // A checking pawn drop that mates is illegal (and not generated); it touches the king, so
     // nothing can be dropped in between either.
