@@ -791,18 +791,30 @@ Bitboard FreeKingSquares(const Position& pos, const AttackerSets<Us>& ours) {
 // covers them. The square m.to() itself is not counted.
 template <Color Us>
 bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitboard free, Move m) {
-  Square king = pos.king_square(Side<Us>::kThem);
-  Bitboard occupied = (pos.occupied() ^ SquareBB(king)) | SquareBB(m.to());
-  if (!m.is_drop()) occupied.Clear(m.from());
-  Bitboard left = free.AndNot(Attacks(Us, m.after_type(), m.to(), occupied) | SquareBB(m.to()));
-  if (left.None()) return false;
-  if (m.is_drop()) return true;
-  // The lines through m.from() once, not a look-up in the large Line table per square (a
-  // cache miss, most of this test's time).
-  Bitboard from_lines = LinesThrough(m.from());
+  PieceType pt = m.after_type();
+  Square to = m.to();
+  // The squares left by the arriving piece's empty-board reach: its attack for a stepping piece,
+  // a superset of it for a slider. Only when those alone do not settle it are the slider's
+  // attacks worked out.
+  Bitboard reach = StepAttacks(Us, pt, to);
+  if (pt == kHorse) reach |= StepAttacks(Us, kBishop, to);
+  if (pt == kDragon) reach |= StepAttacks(Us, kRook, to);
+  Bitboard left = free.AndNot(reach | SquareBB(to));
+  // The lines through m.from() from the small step table, not a look-up in the large Line table
+  // per square (a cache miss, once most of this test's time).
+  Bitboard from_lines = m.is_drop() ? Bitboard() : LinesThrough(m.from());
   if (left.AndNot(from_lines).Any()) return true;
-  Bitboard seen_past = left & from_lines;  // squares a slider might now see past m.from()
-  for (Square e : seen_past) {
+  bool slider = pt == kLance || pt == kBishop || pt == kRook || pt == kHorse || pt == kDragon;
+  if (!slider && left.None()) return false;
+  Square king = pos.king_square(Side<Us>::kThem);
+  Bitboard occupied = (pos.occupied() ^ SquareBB(king)) | SquareBB(to);
+  if (!m.is_drop()) occupied.Clear(m.from());
+  if (slider) {
+    left = free.AndNot(Attacks(Us, pt, to, occupied) | SquareBB(to));
+    if (left.AndNot(from_lines).Any()) return true;
+  }
+  // What is left lies on a line through m.from(): a slider might now see past it.
+  for (Square e : left) {
     if (!ours.SlidersAttack(e, occupied)) return true;
   }
   return false;
