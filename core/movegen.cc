@@ -853,10 +853,39 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
   return may_mate ? MateAnswer::kUnknown : kDropAnswers;
 }
 
+// Whether our pieces attack sq through `occupied`, read off the position's boards.
+template <Color Us>
+bool OursAttack(const Position& pos, Square sq, Bitboard occupied) {
+  constexpr Color kThem = Side<Us>::kThem;
+  Bitboard steps =
+      (PawnAttacks(kThem, sq) & pos.pieces(kPawn)) |
+      (KnightAttacks(kThem, sq) & pos.pieces(kKnight)) |
+      (SilverAttacks(kThem, sq) & pos.pieces(kSilver)) | (GoldAttacks(kThem, sq) & pos.golds()) |
+      (KingAttacks(sq) & (pos.pieces(kKing) | pos.pieces(kHorse) | pos.pieces(kDragon)));
+  if ((steps & pos.pieces(Us)).Any()) return true;
+  Bitboard snipers =
+      ((StepAttacks(kThem, kLance, sq) & pos.pieces(kLance)) |
+       (StepAttacks(kThem, kRook, sq) & (pos.pieces(kRook) | pos.pieces(kDragon))) |
+       (StepAttacks(kThem, kBishop, sq) & (pos.pieces(kBishop) | pos.pieces(kHorse)))) &
+      pos.pieces(Us);
+  for (Square s : snipers) {
+    if ((Between(s, sq) & occupied).None()) return true;
+  }
+  return false;
+}
+
 // Whether our pawn dropped on sq, checking their king, leaves them no reply. The pawn touches
 // the king, so there is nothing to drop in between and the answer is never unknown.
 template <Color Us>
 bool PawnDropMates(const Position& pos, Square sq) {
+  // Most such drops leave the king a square to step to (the pawn's own square included, when
+  // nothing of ours guards it); looked for first, square by square, before the whole test. The
+  // pawn attacks no square the king might step to.
+  Square king = pos.king_square(Side<Us>::kThem);
+  Bitboard occupied = (pos.occupied() | SquareBB(sq)) ^ SquareBB(king);
+  for (Square e : KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem))) {
+    if (!OursAttack<Us>(pos, e, occupied)) return false;
+  }
   return MateAfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), Move::Drop(kPawn, sq)) ==
          MateAnswer::kMate;
 }
