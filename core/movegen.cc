@@ -772,15 +772,25 @@ class AfterCheck {
 // The squares their king could step to now, were it not in check: free of their pieces and
 // not attacked by ours (`ours`: all our pieces, with the king gone from its square). Found once
 // per position, so a check that leaves one of them free is told apart without working out the
-// position after it. The steps of all our pieces at once, then our sliders square by square.
+// position after it. The steps of all our pieces at once, then the squares on the lines of each
+// slider of ours near enough to matter (a few sliders, rather than a slider test per square).
 template <Color Us>
 Bitboard FreeKingSquares(const Position& pos, const AttackerSets<Us>& ours) {
   Square king = pos.king_square(Side<Us>::kThem);
   Bitboard free = KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem)).AndNot(ours.StepTargets());
+  if (free.None()) return free;
   Bitboard without_king = pos.occupied() ^ SquareBB(king);
-  ForEachSquare(free, [&](Square sq) {
-    if (ours.SlidersAttack(sq, without_king)) free.Clear(sq);
-  });
+  auto cover = [&](Bitboard sliders, PieceType reach_type) {
+    ForEachSquare(sliders, [&](Square s) {
+      ForEachSquare(StepAttacks(Us, reach_type, s) & free, [&](Square sq) {
+        if ((Between(s, sq) & without_king).None()) free.Clear(sq);
+      });
+    });
+  };
+  Bitboard mine = pos.pieces(Us) & kKingLines[king];
+  cover(mine & (pos.pieces(kRook) | pos.pieces(kDragon)), kRook);
+  cover(mine & (pos.pieces(kBishop) | pos.pieces(kHorse)), kBishop);
+  cover(mine & pos.pieces(kLance), kLance);
   return free;
 }
 
