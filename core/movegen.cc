@@ -863,25 +863,42 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
   return may_mate ? MateAnswer::kUnknown : kDropAnswers;
 }
 
-// Whether our pieces attack sq through `occupied`, read off the position's boards.
+// Whether some piece of ours among `guards` attacks sq through `occupied`, read off the
+// position's boards.
 template <Color Us>
-bool OursAttack(const Position& pos, Square sq, Bitboard occupied) {
+bool GuardedBy(const Position& pos, Bitboard guards, Square sq, Bitboard occupied) {
   constexpr Color kThem = Side<Us>::kThem;
   Bitboard steps =
       (PawnAttacks(kThem, sq) & pos.pieces(kPawn)) |
       (KnightAttacks(kThem, sq) & pos.pieces(kKnight)) |
       (SilverAttacks(kThem, sq) & pos.pieces(kSilver)) | (GoldAttacks(kThem, sq) & pos.golds()) |
       (KingAttacks(sq) & (pos.pieces(kKing) | pos.pieces(kHorse) | pos.pieces(kDragon)));
-  if ((steps & pos.pieces(Us)).Any()) return true;
+  if ((steps & guards).Any()) return true;
   Bitboard snipers =
       ((StepAttacks(kThem, kLance, sq) & pos.pieces(kLance)) |
        (StepAttacks(kThem, kRook, sq) & (pos.pieces(kRook) | pos.pieces(kDragon))) |
        (StepAttacks(kThem, kBishop, sq) & (pos.pieces(kBishop) | pos.pieces(kHorse)))) &
-      pos.pieces(Us);
+      guards;
   for (Square s : snipers) {
     if ((Between(s, sq) & occupied).None()) return true;
   }
   return false;
+}
+
+// Whether their king can take the piece our check m puts next to it, no other piece of ours
+// guarding m.to() once m is made: the commonest answer to a check, found without working out
+// the position after m.
+template <Color Us>
+bool KingTakesChecker(const Position& pos, Move m) {
+  Square king = pos.king_square(Side<Us>::kThem);
+  if (!KingAttacks(king).Test(m.to())) return false;
+  Bitboard occupied = (pos.occupied() ^ SquareBB(king)) | SquareBB(m.to());
+  Bitboard guards = pos.pieces(Us);
+  if (!m.is_drop()) {
+    occupied.Clear(m.from());
+    guards.Clear(m.from());
+  }
+  return !GuardedBy<Us>(pos, guards, m.to(), occupied);
 }
 
 // Whether our pawn dropped on sq, checking their king, leaves them no reply. The pawn touches
@@ -894,7 +911,7 @@ bool PawnDropMates(const Position& pos, Square sq) {
   Square king = pos.king_square(Side<Us>::kThem);
   Bitboard occupied = (pos.occupied() | SquareBB(sq)) ^ SquareBB(king);
   for (Square e : KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem))) {
-    if (!OursAttack<Us>(pos, e, occupied)) return false;
+    if (!GuardedBy<Us>(pos, pos.pieces(Us), e, occupied)) return false;
   }
   return MateAfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), Move::Drop(kPawn, sq)) ==
          MateAnswer::kMate;
@@ -911,6 +928,7 @@ Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only)
     // nothing can be dropped in between either.
     if (m.is_drop() && m.dropped_type() == kPawn) continue;
     if (free.Any() && KeepsFreeKingSquare<Us>(pos, ours, free, m)) continue;
+    if (KingTakesChecker<Us>(pos, m)) continue;
     MateAnswer answer = MateAfterCheck<Us, kClassifyDrops>(pos, ours, m);
     if (answer == MateAnswer::kUnknown) {
       pos.DoMove(m);
