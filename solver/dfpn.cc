@@ -1,6 +1,7 @@
 #include "solver/dfpn.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/time/clock.h"
 #include "core/movegen.h"
@@ -73,9 +74,14 @@ struct SquareGroup {
 
 // The groups of one AND node's interposition squares (at most 7 between king and checker).
 struct SquareGroups {
+  // The arrays are left uninitialised: most nodes have no group, and initialising seven groups
+  // at every node cost about 0.7% of 寿's instructions.
+  SquareGroups() {}
   int count = 0;
   Square square[7];
-  SquareGroup group[7];
+  union {
+    SquareGroup group[7];
+  };
   SquareGroup* Find(Square s) {
     for (int k = 0; k < count; ++k) {
       if (square[k] == s) return &group[k];
@@ -181,7 +187,7 @@ uint64_t DfpnSearch::ChildPathKey(uint64_t path_key, Move m) {
 DfpnSearch::DfpnSearch(TranspositionTable& tt, Rules rules, SearchLimits limits)
     : tt_(tt), rules_(rules), limits_(std::move(limits)), child_pool_(kMaxPly + 1) {}
 
-bool DfpnSearch::CheckLimits() {
+bool DfpnSearch::CheckLimitsInFull() {
   if (limit_ != LimitReason::kNone || budget_spent_) return true;
   if (budget_end_ > 0 && nodes_ >= budget_end_) {
     budget_spent_ = true;
@@ -245,6 +251,9 @@ NodeResult DfpnSearch::Run(Position& pos, int depth, bool or_node, uint64_t path
   limit_ = LimitReason::kNone;
   budget_spent_ = false;
   budget_end_ = budget > 0 ? nodes_ + budget : 0;
+  node_limit_ = std::numeric_limits<int64_t>::max();
+  if (budget_end_ > 0) node_limit_ = budget_end_;
+  if (limits_.max_nodes > 0) node_limit_ = std::min(node_limit_, limits_.max_nodes);
   MarkPathFromHistory(pos);
   ply_ = 0;
   NodeResult result;

@@ -122,7 +122,16 @@ class DfpnSearch {
   bool IsMatedUnderRules(Position& pos, int nesting = 0, const MoveList* evasions = nullptr);
   // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
   NodeResult QuickOrNode(Position& pos, int depth);
-  bool CheckLimits();
+  // True when the search must stop. Inline for its common case: no limit reached and no
+  // clock or tick due at this node count.
+  bool CheckLimits() {
+    if ((nodes_ & 1023) != 0 && nodes_ < node_limit_ && limit_ == LimitReason::kNone &&
+        !budget_spent_) {
+      return false;
+    }
+    return CheckLimitsInFull();
+  }
+  bool CheckLimitsInFull();
   void MarkPathFromHistory(const Position& pos);
 
   TranspositionTable& tt_;
@@ -132,6 +141,8 @@ class DfpnSearch {
   LimitReason limit_ = LimitReason::kNone;
   LimitReason first_limit_ = LimitReason::kNone;
   int64_t budget_end_ = 0;  // node count ending this Run's budget (0: none)
+  // The node count at which the budget or the node limit ends this Run, whichever is first.
+  int64_t node_limit_ = 0;
   bool budget_spent_ = false;
   // Full keys of the positions on the current path (the game before the root included) ->
   // their Position::ply.
