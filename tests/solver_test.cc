@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <limits>
 #include <map>
 #include <ostream>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -389,6 +391,70 @@ TEST(DfpnTest, PromotionTwinsPairAMoveWithItsOtherPromotionChoice) {
   }
   EXPECT_EQ(pairs, 6);  // 4c, 5c and 6c, each both ways
   EXPECT_GT(unpaired_drops, 0);
+}
+
+// The attacker's moves onto `s` that check, as the legal move generator lists them, after the
+// defender to move in `pos` passes.
+std::string LegalChecksOnto(Position& pos, Square s) {
+  std::vector<Move> moves;
+  pos.DoNullMove();
+  MoveList legal;
+  GenerateLegal(pos, legal);
+  for (Move m : legal) {
+    if (!m.is_drop() && m.to() == s && pos.GivesCheck(m)) moves.push_back(m);
+  }
+  pos.UndoMove();
+  return LineToString(moves);
+}
+
+std::string HypotheticalCapturesOnto(Position& pos, Square s) {
+  MoveList captures;
+  HypotheticalCaptures(pos, s, captures);
+  return LineToString(std::vector<Move>(captures.begin(), captures.end()));
+}
+
+TEST(DfpnTest, HypotheticalCapturesAreTheChecksOntoTheSquareInGenerateLegalsOrder) {
+  // HypotheticalCaptures takes the moves onto the square from the pieces that reach it; the
+  // search follows their order, which must stay the legal move generator's: the king's move
+  // (a discovered check) after the others, a pinned piece's after the unpinned ones.
+  Position king_last = MustParse("4k4/9/2K6/9/B1N6/9/9/9/9 w - 1");
+  EXPECT_EQ(LegalChecksOnto(king_last, MakeSquare(5, 2)), "7e6c 7c6c");
+  EXPECT_EQ(HypotheticalCapturesOnto(king_last, MakeSquare(5, 2)), "7e6c 7c6c");
+  Position pinned_last = MustParse("9/4r4/9/5k3/9/3SG4/9/9/4K4 w - 1");
+  EXPECT_EQ(LegalChecksOnto(pinned_last, MakeSquare(4, 4)), "6f5e 5f5e");
+  EXPECT_EQ(HypotheticalCapturesOnto(pinned_last, MakeSquare(4, 4)), "6f5e 5f5e");
+
+  // Along random games (half the moves checks) at every position and every empty square:
+  // from the initial position, longer, for both kings and pinned pieces, and from the Zuko
+  // problems and the rule tests.
+  std::vector<std::pair<std::string, int>> starts(100, {"startpos", 150});
+  for (const Problem& p : ReadProblems(kZukouPath)) starts.push_back({p.sfen, 24});
+  for (const Problem& p : ReadProblems(kRulesPath)) starts.push_back({p.sfen, 24});
+  std::mt19937_64 rng(7);
+  int compared = 0, several = 0, promotions = 0;
+  for (const auto& [sfen, plies] : starts) {
+    Position pos = MustParse(sfen);
+    for (int ply = 0; ply < plies; ++ply) {
+      for (Square s = 0; s < kNumSquares; ++s) {
+        if (pos.piece_on(s) != kNoPiece) continue;
+        uint64_t key = pos.key();
+        std::string want = LegalChecksOnto(pos, s);
+        ASSERT_EQ(HypotheticalCapturesOnto(pos, s), want) << pos.Sfen() << ", square " << s;
+        ASSERT_EQ(pos.key(), key);
+        ++compared;
+        several += absl::StrContains(want, " ");
+        promotions += absl::StrContains(want, "+");
+      }
+      MoveList moves;
+      if (std::bernoulli_distribution(0.5)(rng)) GenerateChecks(pos, moves);
+      if (moves.empty()) GenerateLegal(pos, moves);
+      if (moves.empty()) break;
+      pos.DoMove(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
+    }
+  }
+  EXPECT_GT(compared, 100000);
+  EXPECT_GT(several, 1000);
+  EXPECT_GT(promotions, 1000);
 }
 
 TEST(RuleRowsTest, DataReadsCleanly) {
