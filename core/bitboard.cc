@@ -12,6 +12,10 @@ Bitboard line[kNumSquares][kNumSquares];
 Bitboard file_mask[9];
 Bitboard rank_mask[9];
 Bitboard promotion_zone[2];
+#ifdef __BMI2__
+alignas(64) LineMasks line_masks[kNumSquares][kNumLineKinds];
+alignas(64) uint16_t line_reach[9][512];
+#endif
 
 namespace {
 
@@ -66,6 +70,36 @@ void Init() {
       t(kRook) = rays[sq][kSouth] | rays[sq][kWest] | rays[sq][kNorth] | rays[sq][kEast];
     }
   }
+#ifdef __BMI2__
+  for (int pos = 0; pos < 9; ++pos) {
+    for (int occ = 0; occ < 512; ++occ) {
+      uint16_t reach = 0;
+      for (int i = pos + 1; i < 9; ++i) {
+        reach |= 1 << i;
+        if (occ >> i & 1) break;
+      }
+      for (int i = pos - 1; i >= 0; --i) {
+        reach |= 1 << i;
+        if (occ >> i & 1) break;
+      }
+      line_reach[pos][occ] = reach;
+    }
+  }
+  // Each line as the two opposite rays through the square: the directions toward higher
+  // indices (South, West, SouthWest, NorthWest) paired with their opposites.
+  constexpr int kLineDirection[kNumLineKinds] = {kSouth, kWest, kSouthWest, kNorthWest};
+  for (Square sq = 0; sq < kNumSquares; ++sq) {
+    for (int kind = 0; kind < kNumLineKinds; ++kind) {
+      int d = kLineDirection[kind];
+      Bitboard line = rays[sq][d] | rays[sq][d + kNorth] | SquareBB(sq);
+      LineMasks& l = line_masks[sq][kind];
+      l.lo = uint64_t(line.bits());
+      l.hi = uint64_t(line.bits() >> 64);
+      l.lo_count = std::popcount(l.lo);
+      l.pos = (line & Bitboard((Bitboard::Bits(1) << sq) - 1)).Count();
+    }
+  }
+#endif
   for (Square a = 0; a < kNumSquares; ++a) {
     for (int d = 0; d < kNumDirections; ++d) {
       Bitboard ray = rays[a][d];

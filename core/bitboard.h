@@ -9,6 +9,10 @@
 #include <bit>
 #include <cstdint>
 
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
 #include "core/types.h"
 
 namespace tsume {
@@ -135,6 +139,31 @@ inline Bitboard RayAttack(int dir, Square sq, Bitboard occupied) {
   if (dir < kNorth) return Bitboard(ray & (blockers ^ (blockers - 1)));
   return Bitboard(ray & (~Bits(0) << Bitboard(blockers | 1).Msb()));
 }
+
+#ifdef __BMI2__
+// A line (file, rank or diagonal) through a square, for the slider attacks by bit extraction:
+// its squares on the two 64-bit halves of the board, how many lie on the lower half, and where
+// the square itself stands among them (lowest index first).
+struct LineMasks {
+  uint64_t lo, hi;
+  uint32_t lo_count, pos;
+};
+enum LineKind { kFileLine, kRankLine, kDiagonal, kAntiDiagonal, kNumLineKinds };
+extern LineMasks line_masks[kNumSquares][kNumLineKinds];
+// The squares a slider reaches along a line of up to 9 squares from position pos, given the
+// line's occupancy, both as bit i for the i-th square of the line (the slider's own bit ignored).
+extern uint16_t line_reach[9][512];
+
+// One line's attacks: the line's occupancy gathered into 9 bits (PEXT), its reach looked up and
+// spread back onto the board (PDEP); bits of the reach beyond a short line's end are dropped.
+inline Bitboard LineAttack(const LineMasks& l, Bitboard occupied) {
+  using Bits = Bitboard::Bits;
+  uint64_t lo = uint64_t(occupied.bits()), hi = uint64_t(occupied.bits() >> 64);
+  uint32_t index = uint32_t(_pext_u64(lo, l.lo) | _pext_u64(hi, l.hi) << l.lo_count);
+  uint64_t reach = line_reach[l.pos][index];
+  return Bitboard(Bits(_pdep_u64(reach, l.lo)) | Bits(_pdep_u64(reach >> l.lo_count, l.hi)) << 64);
+}
+#endif
 }  // namespace bb_internal
 
 inline Bitboard SquareBB(Square sq) { return Bitboard::FromSquare(sq); }
@@ -151,15 +180,27 @@ inline Bitboard LanceAttacks(Color c, Square sq, Bitboard occupied) {
   using namespace bb_internal;
   return RayAttack(c == kBlack ? kNorth : kSouth, sq, occupied);
 }
+// With BMI2, a line at a time by bit extraction (about a third of the instructions of four rays);
+// without, ray by ray.
 inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
+#ifdef __BMI2__
+  return LineAttack(line_masks[sq][kDiagonal], occupied) |
+         LineAttack(line_masks[sq][kAntiDiagonal], occupied);
+#else
   return RayAttack(kSouthWest, sq, occupied) | RayAttack(kNorthWest, sq, occupied) |
          RayAttack(kNorthEast, sq, occupied) | RayAttack(kSouthEast, sq, occupied);
+#endif
 }
 inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
+#ifdef __BMI2__
+  return LineAttack(line_masks[sq][kFileLine], occupied) |
+         LineAttack(line_masks[sq][kRankLine], occupied);
+#else
   return RayAttack(kSouth, sq, occupied) | RayAttack(kWest, sq, occupied) |
          RayAttack(kNorth, sq, occupied) | RayAttack(kEast, sq, occupied);
+#endif
 }
 // Attacks of the non-sliding pieces (and the step part of horse and dragon).
 inline Bitboard StepAttacks(Color c, PieceType pt, Square sq) {
