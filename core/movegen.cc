@@ -339,7 +339,7 @@ constexpr Bits Backward(Bits b) {
 template <Color C>
 class AttackerSets {
  public:
-  AttackerSets(const Position& pos, Bitboard mask)
+  [[gnu::always_inline]] AttackerSets(const Position& pos, Bitboard mask)
       : pawns_(pos.pieces(kPawn) & mask),
         knights_(pos.pieces(kKnight) & mask),
         silvers_(pos.pieces(kSilver) & mask),
@@ -415,6 +415,23 @@ class AttackerSets {
       if ((Between(s, sq) & occupied).None()) return true;
     }
     return false;
+  }
+
+  // The squares of `targets` our sliders attack through `occupied` (horses and dragons by their
+  // lines only: their steps are in StepTargets). A slider whose empty-board reach misses them
+  // is skipped before its attacks are worked out.
+  Bitboard SlidersAttackOf(Bitboard targets, Bitboard occupied) const {
+    Bitboard attacked;
+    ForEachSquare(lances_, [&](Square s) {
+      if ((StepAttacks(C, kLance, s) & targets).Any()) attacked |= LanceAttacks(C, s, occupied);
+    });
+    ForEachSquare(bishops_, [&](Square s) {
+      if ((StepAttacks(C, kBishop, s) & targets).Any()) attacked |= BishopAttacks(s, occupied);
+    });
+    ForEachSquare(rooks_, [&](Square s) {
+      if ((StepAttacks(C, kRook, s) & targets).Any()) attacked |= RookAttacks(s, occupied);
+    });
+    return attacked & targets;
   }
 
   // Every square a non-sliding piece attacks (horses and dragons by their steps), all pieces at
@@ -674,7 +691,7 @@ class AfterCheck {
   using T = Side<Side<Us>::kThem>;
   static constexpr Color kThem = Side<Us>::kThem;
 
-  AfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m)
+  [[gnu::always_inline]] AfterCheck(const Position& pos, const AttackerSets<Us>& ours_now, Move m)
       : pos_(pos), king_(pos.king_square(kThem)), to_bb_(SquareBB(m.to())), ours_(ours_now) {
     Bitboard from_bb;
     if (!m.is_drop()) {
@@ -698,9 +715,11 @@ class AfterCheck {
   // The number of squares AnyKingEscape looks for.
   int CountKingEscapes() const {
     Bitboard without_king = occupied_ ^ SquareBB(king_);
-    int escapes = 0;
-    for (Square escape : EscapesFromSteps()) escapes += !ours_.SlidersAttack(escape, without_king);
-    return escapes;
+    Bitboard escapes = EscapesFromSteps();
+    if (escapes.None()) return 0;
+    // Slider by slider (a few bit extractions), not a look at every slider on a line through
+    // each escape.
+    return escapes.AndNot(ours_.SlidersAttackOf(escapes, without_king)).Count();
   }
   Bitboard Checkers() const { return ours_.AttackersTo(king_, occupied_); }
   // Their pieces other than the king that may move: not pinned to it by our sliders (a pinned
