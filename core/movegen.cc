@@ -883,7 +883,9 @@ MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
 }
 
 // Whether some piece of ours among `guards` attacks sq through `occupied`, read off the
-// position's boards.
+// position's boards. Not Position::AttackersTo: the steps answer most calls, and a slider's
+// line is then tested through Between without working out its attacks (with AttackersTo the
+// mate-in-1 test cost 1.0% more instructions, 寿 and Microcosmos at 300k nodes).
 template <Color Us>
 bool GuardedBy(const Position& pos, Bitboard guards, Square sq, Bitboard occupied) {
   constexpr Color kThem = Side<Us>::kThem;

@@ -74,8 +74,8 @@ struct SquareGroup {
 
 // The groups of one AND node's interposition squares (at most 7 between king and checker).
 struct SquareGroups {
-  // The arrays are left uninitialised: most nodes have no group, and initialising seven groups
-  // at every node cost about 0.7% of 寿's instructions.
+  // The groups are left uninitialised: most nodes have none, and initialising seven of them
+  // was a 364-byte copy at every node (with CheckLimits inline, 0.7% of 寿's instructions).
   SquareGroups() {}
   int count = 0;
   Square square[7];
