@@ -143,7 +143,8 @@ for suite in $suites; do
     microcosmos)
       # 512 MB rather than 1 GB: 69.25M nodes instead of 68.34M, but each access to a table
       # spread over twice the memory costs more on this VM (address translation), and the
-      # solve was faster: 53.5-60.2 s against 57.0-77.8 s (2026-11-26, same binary).
+      # solve was faster in each of three back-to-back pairs: 58.1, 53.5, 54.9 s against 77.8,
+      # 59.7, 57.0 s (2026-11-26, same binary).
       SUITE_HASH_MB=512 run_suite microcosmos tsume 600000 \
         "$TSUME_ROOT/problems/classics/microcosmos.tsv" ;;
     verify)
