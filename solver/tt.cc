@@ -229,8 +229,8 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
   TTProbe result;
   const TTBucket& bucket = BucketFor(board_key);
   int best_length = kInfiniteDepth;
-  for (int i = 0; i < TTBucket::kSize; ++i) {
-    if (!bucket.Holds(i, board_key)) continue;
+  for (uint32_t held = bucket.Holding(board_key); held != 0; held &= held - 1) {
+    int i = std::countr_zero(held);
     const TTEntry& e = bucket.entries[i];
     if (!Valid(e)) continue;
     Hand eh(e.hand);
@@ -302,17 +302,18 @@ void TranspositionTable::StoreProven(uint64_t board_key, Hand pieces, int length
   BeforeStore();
   TTBucket& bucket = BucketFor(board_key);
   uint8_t scaled = AmountScale(amount);
-  for (int i = 0; i < TTBucket::kSize; ++i) {
-    const TTEntry& e = bucket.entries[i];
-    if (bucket.Holds(i, board_key) && Valid(e) && e.proven() && pieces.Dominates(Hand(e.hand)) &&
-        e.length_or_depth <= length) {
+  const uint32_t held = bucket.Holding(board_key);
+  for (uint32_t rest = held; rest != 0; rest &= rest - 1) {
+    const TTEntry& e = bucket.entries[std::countr_zero(rest)];
+    if (Valid(e) && e.proven() && pieces.Dominates(Hand(e.hand)) && e.length_or_depth <= length) {
       return;  // an at least as strong proof is already stored
     }
   }
   // Drop what this proof makes redundant: unknown entries it covers and weaker proofs.
-  for (int i = 0; i < TTBucket::kSize; ++i) {
+  for (uint32_t rest = held; rest != 0; rest &= rest - 1) {
+    int i = std::countr_zero(rest);
     TTEntry& e = bucket.entries[i];
-    if (!bucket.Holds(i, board_key) || !Valid(e) || e.disproven()) continue;
+    if (!Valid(e) || e.disproven()) continue;
     Hand eh(e.hand);
     if (eh.Dominates(pieces) && (!e.proven() || e.length_or_depth >= length)) {
       scaled = std::max(scaled, bucket.Amount(i));
@@ -331,16 +332,17 @@ void TranspositionTable::StoreDisproven(uint64_t board_key, Hand pieces, int dep
   BeforeStore();
   TTBucket& bucket = BucketFor(board_key);
   uint8_t scaled = AmountScale(amount);
-  for (int i = 0; i < TTBucket::kSize; ++i) {
-    const TTEntry& e = bucket.entries[i];
-    if (bucket.Holds(i, board_key) && Valid(e) && e.disproven() && Hand(e.hand).Dominates(pieces) &&
-        e.length_or_depth >= depth) {
+  const uint32_t held = bucket.Holding(board_key);
+  for (uint32_t rest = held; rest != 0; rest &= rest - 1) {
+    const TTEntry& e = bucket.entries[std::countr_zero(rest)];
+    if (Valid(e) && e.disproven() && Hand(e.hand).Dominates(pieces) && e.length_or_depth >= depth) {
       return;  // an at least as strong disproof is already stored
     }
   }
-  for (int i = 0; i < TTBucket::kSize; ++i) {
+  for (uint32_t rest = held; rest != 0; rest &= rest - 1) {
+    int i = std::countr_zero(rest);
     TTEntry& e = bucket.entries[i];
-    if (!bucket.Holds(i, board_key) || !Valid(e) || e.proven()) continue;
+    if (!Valid(e) || e.proven()) continue;
     Hand eh(e.hand);
     if (pieces.Dominates(eh) && (!e.disproven() || e.length_or_depth <= depth)) {
       scaled = std::max(scaled, bucket.Amount(i));

@@ -20,6 +20,10 @@
 
 #include "core/types.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 namespace tsume {
 
 using PnDn = uint32_t;
@@ -63,6 +67,24 @@ struct alignas(64) TTBucket {
   uint64_t tags[kSize];
   TTEntry entries[kSize];
   bool Holds(int i, uint64_t board_key) const { return (tags[i] ^ board_key) <= kAmountMask; }
+  // The slots that Holds `board_key`, bit i for slot i: a probe looks at those only (most
+  // probes of new children find none).
+  uint32_t Holding(uint64_t board_key) const {
+#ifdef __AVX2__
+    const __m256i* four = reinterpret_cast<const __m256i*>(tags);
+    const __m256i board_bits = _mm256_set1_epi64x(int64_t(~kAmountMask));
+    const __m256i board = _mm256_set1_epi64x(int64_t(board_key & ~kAmountMask));
+    __m256i low = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_load_si256(four), board_bits), board);
+    __m256i high =
+        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_load_si256(four + 1), board_bits), board);
+    return uint32_t(_mm256_movemask_pd(_mm256_castsi256_pd(low))) |
+           uint32_t(_mm256_movemask_pd(_mm256_castsi256_pd(high))) << 4;
+#else
+    uint32_t held = 0;
+    for (int i = 0; i < kSize; ++i) held |= uint32_t(Holds(i, board_key)) << i;
+    return held;
+#endif
+  }
   bool Empty(int i) const { return tags[i] == 0; }
   uint8_t Amount(int i) const { return uint8_t(tags[i] & kAmountMask); }
 };

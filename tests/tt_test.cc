@@ -577,5 +577,21 @@ TEST(TranspositionTableTest, ReplacementInFullBucketsNeverInventsResults) {
   EXPECT_GT(tt.Fill(), 0.0);
 }
 
+TEST(TTBucketTest, HoldingMarksTheSlotsThatHoldTheBoard) {
+  TTBucket bucket{};
+  EXPECT_EQ(bucket.Holding(kKey), 0u);
+  bucket.tags[1] = (kKey & ~TTBucket::kAmountMask) | 0x35;
+  bucket.tags[4] = kKey ^ 0xff;
+  bucket.tags[6] = kKey ^ 0x100;  // another board
+  bucket.tags[7] = kKey & ~TTBucket::kAmountMask;
+  EXPECT_EQ(bucket.Holding(kKey), 0b10010010u);
+  EXPECT_EQ(bucket.Holding(kKey ^ 0x100), 0b01000000u);
+  for (uint64_t key : {kKey, kKey ^ 0x100, kOtherKey, uint64_t(0x35)}) {
+    for (int i = 0; i < TTBucket::kSize; ++i) {
+      EXPECT_EQ((bucket.Holding(key) >> i & 1) != 0, bucket.Holds(i, key)) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tsume
