@@ -485,10 +485,13 @@ bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth, int parent
     c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, ply};
     return true;
   }
-  if (auto it = path_table_.find(c.path_key);
-      it != path_table_.end() && it->second.depth >= child_depth) {
-    c.result = NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
-    return true;
+  if (MayHavePathDisproof(c.path_key)) {
+    if (auto it = path_table_.find(c.path_key);
+        it != path_table_.end() && it->second.depth >= child_depth) {
+      c.result =
+          NodeResult{kInfinitePnDn, 0, 0, it->second.depth, c.hand, true, it->second.loop_ply};
+      return true;
+    }
   }
   TTProbe probe = tt_.Probe(c.board_key, c.hand, child_depth);
   if (probe.found && (probe.pn == 0 || probe.dn == 0)) {
@@ -1090,8 +1093,12 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (result.tainted) {
       // Only a cache (a lost entry is searched again), so its memory stays bounded even
       // within one long run.
-      if (path_table_.size() >= kMaxRepetitionEntries) path_table_.clear();
+      if (path_table_.size() >= kMaxRepetitionEntries) {
+        path_table_.clear();
+        path_filter_.fill(0);
+      }
       path_table_[path_key] = {result.depth, result.loop_ply};
+      path_filter_[(path_key >> 20) % kPathFilterWords] |= uint64_t(1) << (path_key >> 58);
       StoreSegmentDisproof(pos.key(), SegmentHash(result.loop_ply, pos.ply(), 0),
                            pos.ply() - result.loop_ply, result.depth);
     } else {

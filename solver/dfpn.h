@@ -15,6 +15,7 @@
 #define TSUME_SOLVER_DFPN_H_
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -154,6 +155,15 @@ class DfpnSearch {
     int loop_ply;
   };
   absl::flat_hash_map<uint64_t, PathDisproof> path_table_;
+  // A bit per path key in path_table_, so that most look-ups skip hashing into the map (寿's
+  // first 300k nodes: 1.3% fewer instructions; at the end of its solve 14k entries had set 35%
+  // of the bits, and a false hit only costs the look-up that was always made).
+  static constexpr size_t kPathFilterWords = 512;
+  std::array<uint64_t, kPathFilterWords> path_filter_{};
+  // False when path_table_ holds no entry for `path_key`.
+  bool MayHavePathDisproof(uint64_t path_key) const {
+    return (path_filter_[(path_key >> 20) % kPathFilterWords] >> (path_key >> 58) & 1) != 0;
+  }
   // By position: valid wherever the positions of the last `plies` plies of the path (which
   // hold every repeated position the disproof met) are on the path again, whatever came
   // before them or in which order (more positions on the path only hinder the attacker).
