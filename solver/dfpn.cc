@@ -451,7 +451,8 @@ const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(uint64_t key,
                                                                    int* from) {
   if (segment_cache_.empty()) return nullptr;
   for (const SegmentDisproof& t : BucketOf(key).entry) {
-    if (t.plies == 0 || t.key_tag != uint32_t(key >> 32) || t.depth < child_depth) continue;
+    // The tag first: it rejects nearly every entry.
+    if (t.key_tag != uint32_t(key >> 32) || t.plies == 0 || t.depth < child_depth) continue;
     int start = child_ply - t.plies;
     if (start < 0 || start > parent_ply) continue;
     if (SegmentHash(start, parent_ply, key) == t.segment) {
