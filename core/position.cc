@@ -523,15 +523,17 @@ Hand Position::HandAfter(Move m) const {
   return h;
 }
 
-uint64_t Position::KeyAfter(Move m) const {
+uint64_t Position::HandKeyAfter(Move m) const {
   uint64_t hand_key = st().hand_key;
   if (m.is_drop()) {
     hand_key -= zobrist::hand[side_][m.dropped_type()];
   } else if (board_[m.to()] != kNoPiece) {
     hand_key += zobrist::hand[side_][Unpromote(TypeOf(board_[m.to()]))];
   }
-  return BoardKeyAfter(m) ^ hand_key;
+  return hand_key;
 }
+
+uint64_t Position::KeyAfter(Move m) const { return BoardKeyAfter(m) ^ HandKeyAfter(m); }
 
 void Position::DoMove(Move m) {
   Color us = side_, them = ~side_;

@@ -121,6 +121,9 @@ class Position {
   // The board key and the mover's hand after move m, without making it.
   uint64_t BoardKeyAfter(Move m) const;
   Hand HandAfter(Move m) const;
+  // The hand key after move m (a caller that has the board key after m already saves
+  // computing it again).
+  uint64_t HandKeyAfter(Move m) const;
   // The full key (board and both hands) after move m, for repetition checks.
   uint64_t KeyAfter(Move m) const;
 

@@ -672,7 +672,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       c.board_key = pos.BoardKeyAfter(m);
       tt_.Prefetch(c.board_key);
     }
-    c.full_key = pos.KeyAfter(m);
+    c.full_key = c.board_key ^ pos.HandKeyAfter(m);
     if (!segment_cache_.empty()) __builtin_prefetch(&BucketOf(c.full_key));
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;

@@ -386,6 +386,7 @@ TEST(PositionTest, DoUndoRestoresEverythingAlongRandomGames) {
       uint64_t board_key = pos.board_key(), hand_key = pos.hand_key();
       Bitboard checkers = pos.checkers(), pinned = pos.pinned(pos.side_to_move());
       uint64_t key_after = pos.KeyAfter(m), board_key_after = pos.BoardKeyAfter(m);
+      uint64_t hand_key_after = pos.HandKeyAfter(m);
       Hand hand_after = pos.HandAfter(m);
       Color mover = pos.side_to_move();
       int checks_before = pos.continuous_checks(mover);
@@ -396,6 +397,7 @@ TEST(PositionTest, DoUndoRestoresEverythingAlongRandomGames) {
       ASSERT_EQ(pos.last_move(), m);
       ASSERT_EQ(pos.key(), key_after) << before << " " << ToUsi(m);
       ASSERT_EQ(pos.board_key(), board_key_after) << before << " " << ToUsi(m);
+      ASSERT_EQ(pos.hand_key(), hand_key_after) << before << " " << ToUsi(m);
       ASSERT_EQ(pos.hand(mover), hand_after) << before << " " << ToUsi(m);
       ASSERT_EQ(pos.in_check(), gives_check) << before << " " << ToUsi(m);
       ASSERT_EQ(pos.continuous_checks(mover), gives_check ? checks_before + 1 : 0);
