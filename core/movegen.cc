@@ -37,6 +37,22 @@ inline void AddTargets(MoveList& list, uint32_t base, Bitboard targets) {
   ForEachSquare(targets, [&](Square to) { Add(list, base | to); });
 }
 
+// The same written at `out`, returning the new end: a generator that adds many such runs keeps
+// the end of its list in a register instead of storing the size after every move. Called only
+// with some targets (many runs have none, and the test is cheaper than the call).
+[[gnu::noinline]] Move* WriteSomeTargets(Move* out, uint32_t base, Bitboard targets) {
+  for (uint64_t lo = uint64_t(targets.bits()); lo != 0; lo &= lo - 1) {
+    *out++ = std::bit_cast<Move>(base | uint32_t(std::countr_zero(lo)));
+  }
+  for (uint64_t hi = uint64_t(targets.bits() >> 64); hi != 0; hi &= hi - 1) {
+    *out++ = std::bit_cast<Move>(base | uint32_t(64 + std::countr_zero(hi)));
+  }
+  return out;
+}
+inline Move* WriteTargets(Move* out, uint32_t base, Bitboard targets) {
+  return targets.Any() ? WriteSomeTargets(out, base, targets) : out;
+}
+
 // Per-colour constants.
 template <Color Us>
 struct Side {
@@ -548,19 +564,19 @@ constexpr std::array<Bitboard, kNumSquares> kLanceCheckers = CheckerBox(Us, 1, 1
 // Checking moves of one piece on `from` that reaches `reach` (already restricted to legal
 // targets): direct checks by the piece as it is and as promoted.
 template <Color Us>
-inline void AddDirectChecks(const Position& pos, PieceType pt, Square from, Bitboard reach,
-                            MoveList& list) {
+inline Move* WriteDirectChecks(const Position& pos, PieceType pt, Square from, Bitboard reach,
+                               Move* out) {
   using S = Side<Us>;
   uint32_t base = NormalBase(from, pt);
   if (CanPromote(pt)) {
     Bitboard promotable = S::Zone().Test(from) ? reach : reach & S::Zone();
-    AddTargets(list, base | kPromoteBit, promotable & pos.check_squares(Promote(pt)));
+    out = WriteTargets(out, base | kPromoteBit, promotable & pos.check_squares(Promote(pt)));
     Bitboard dead = pt == kKnight                   ? S::LastTwoRanks()
                     : (pt == kPawn || pt == kLance) ? S::LastRank()
                                                     : Bitboard();
     reach = reach.AndNot(dead);
   }
-  AddTargets(list, base, reach & pos.check_squares(pt));
+  return WriteTargets(out, base, reach & pos.check_squares(pt));
 }
 
 template <Color Us>
@@ -579,6 +595,7 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   // Check squares, from the two slider boards the position keeps and the step tables (their
   // king is on the board: GenerateChecks asks).
   Bitboard bishop_checks = pos.check_squares(kBishop), rook_checks = pos.check_squares(kRook);
+  Move* out = list.end();
   auto checks = [&](PieceType pt) {
     return Position::CheckSquares(kThem, their_king, bishop_checks, rook_checks, pt);
   };
@@ -591,13 +608,17 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
     if (pinned.Test(from)) reach &= Line(from, ksq);
     if (discoverers.Test(from)) {
       Bitboard line = Line(from, their_king);
+      list.set_end(out);
       AddAllMoves<Us>(pt, from, reach.AndNot(line), list);
+      out = list.end();
       reach &= line;
     }
-    AddDirectChecks<Us>(pos, pt, from, reach, list);
+    out = WriteDirectChecks<Us>(pos, pt, from, reach, out);
   });
   if (ksq != kNoSquare && discoverers.Test(ksq)) {
+    list.set_end(out);
     AddKingMoves<Us>(pos, ksq, KingAttacks(ksq).AndNot(ours).AndNot(Line(ksq, their_king)), list);
+    out = list.end();
   }
 
   // Every other piece checks directly or not at all: type by type, onto the squares from which
@@ -606,33 +627,35 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
   Bitboard others = ours.AndNot(discoverers | pinned);
   Bitboard pushes = S::PawnPushes(others & pos.pieces(kPawn)) & target;
   auto pawn_move = [](Square to) { return NormalBase(to - S::kForward, kPawn) | to; };
-  ForEachSquare(pushes & checks(kPawn), [&](Square to) { Add(list, pawn_move(to)); });
+  ForEachSquare(pushes & checks(kPawn),
+                [&](Square to) { *out++ = std::bit_cast<Move>(pawn_move(to)); });
   ForEachSquare(pushes & zone & checks(kProPawn),
-                [&](Square to) { Add(list, pawn_move(to) | kPromoteBit); });
+                [&](Square to) { *out++ = std::bit_cast<Move>(pawn_move(to) | kPromoteBit); });
 
   Bitboard gold_checks = checks(kGold);
   ForEachSquare(others & pos.pieces(kLance) & kLanceCheckers<Us>[their_king], [&](Square from) {
     Bitboard reach = LanceAttacks(Us, from, occupied) & target;
     uint32_t base = NormalBase(from, kLance);
-    AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
-    AddTargets(list, base, reach & checks(kLance));
+    out = WriteTargets(out, base | kPromoteBit, reach & zone & gold_checks);
+    out = WriteTargets(out, base, reach & checks(kLance));
   });
   ForEachSquare(others & pos.pieces(kKnight) & kKnightCheckers<Us>[their_king], [&](Square from) {
     Bitboard reach = KnightAttacks(Us, from) & target;
     uint32_t base = NormalBase(from, kKnight);
-    AddTargets(list, base | kPromoteBit, reach & zone & gold_checks);
-    AddTargets(list, base, reach & checks(kKnight));
+    out = WriteTargets(out, base | kPromoteBit, reach & zone & gold_checks);
+    out = WriteTargets(out, base, reach & checks(kKnight));
   });
   Bitboard near = others & kSilverGoldCheckers[their_king];
   ForEachSquare(near & pos.pieces(kSilver), [&](Square from) {
     Bitboard reach = SilverAttacks(Us, from) & target;
     uint32_t base = NormalBase(from, kSilver);
-    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & gold_checks);
-    AddTargets(list, base, reach & checks(kSilver));
+    out = WriteTargets(out, base | kPromoteBit,
+                       (zone.Test(from) ? reach : reach & zone) & gold_checks);
+    out = WriteTargets(out, base, reach & checks(kSilver));
   });
   ForEachSquare(near & pos.golds(), [&](Square from) {
-    AddTargets(list, NormalBase(from, TypeOf(pos.piece_on(from))),
-               GoldAttacks(Us, from) & target & gold_checks);
+    out = WriteTargets(out, NormalBase(from, TypeOf(pos.piece_on(from))),
+                       GoldAttacks(Us, from) & target & gold_checks);
   });
   // Sliders: skip those whose empty-board reach misses every check square.
   Bitboard horse_checks = checks(kHorse);
@@ -640,43 +663,49 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
     if ((StepAttacks(Us, kBishop, from) & horse_checks).None()) return;
     Bitboard reach = BishopAttacks(from, occupied) & target;
     uint32_t base = NormalBase(from, kBishop);
-    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & horse_checks);
-    AddTargets(list, base, reach & bishop_checks);
+    out = WriteTargets(out, base | kPromoteBit,
+                       (zone.Test(from) ? reach : reach & zone) & horse_checks);
+    out = WriteTargets(out, base, reach & bishop_checks);
   });
   ForEachSquare(others & pos.pieces(kHorse), [&](Square from) {
     if (((StepAttacks(Us, kBishop, from) | KingAttacks(from)) & horse_checks).None()) return;
-    AddTargets(list, NormalBase(from, kHorse),
-               (BishopAttacks(from, occupied) | KingAttacks(from)) & target & horse_checks);
+    out = WriteTargets(out, NormalBase(from, kHorse),
+                       (BishopAttacks(from, occupied) | KingAttacks(from)) & target & horse_checks);
   });
   Bitboard dragon_checks = checks(kDragon);
   ForEachSquare(others & pos.pieces(kRook), [&](Square from) {
     if ((StepAttacks(Us, kRook, from) & dragon_checks).None()) return;
     Bitboard reach = RookAttacks(from, occupied) & target;
     uint32_t base = NormalBase(from, kRook);
-    AddTargets(list, base | kPromoteBit, (zone.Test(from) ? reach : reach & zone) & dragon_checks);
-    AddTargets(list, base, reach & rook_checks);
+    out = WriteTargets(out, base | kPromoteBit,
+                       (zone.Test(from) ? reach : reach & zone) & dragon_checks);
+    out = WriteTargets(out, base, reach & rook_checks);
   });
   ForEachSquare(others & pos.pieces(kDragon), [&](Square from) {
     if (((StepAttacks(Us, kRook, from) | KingAttacks(from)) & dragon_checks).None()) return;
-    AddTargets(list, NormalBase(from, kDragon),
-               (RookAttacks(from, occupied) | KingAttacks(from)) & target & dragon_checks);
+    out = WriteTargets(out, NormalBase(from, kDragon),
+                       (RookAttacks(from, occupied) | KingAttacks(from)) & target & dragon_checks);
   });
 
   // Drops onto empty check squares.
   Hand hand = pos.hand(Us);
-  if (hand.Empty()) return;
+  if (hand.Empty()) {
+    list.set_end(out);
+    return;
+  }
   Bitboard empty = ~occupied;
   // The one square a pawn checks from is never on our last rank: just nifu and pawn-drop mate.
   Bitboard pawn_drop = checks(kPawn) & empty;
   if (hand.Has(kPawn) && pawn_drop.Any()) {
     Square to = pawn_drop.Lsb();
     if ((pos.pieces(Us, kPawn) & FileBB(FileOf(to))).None() && !PawnDropMates<Us>(pos, to)) {
-      Add(list, DropBase(kPawn) | to);
+      *out++ = std::bit_cast<Move>(DropBase(kPawn) | to);
     }
   }
   for (PieceType pt : {kLance, kKnight, kSilver, kGold, kBishop, kRook}) {
-    if (hand.Has(pt)) AddTargets(list, DropBase(pt), checks(pt) & empty);
+    if (hand.Has(pt)) out = WriteTargets(out, DropBase(pt), checks(pt) & empty);
   }
+  list.set_end(out);
 }
 
 // kDropsOnly: no mate, but every reply is a drop between the king and the checker (told apart

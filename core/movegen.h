@@ -17,6 +17,8 @@ class MoveList {
   MoveList() {}
   void push_back(Move m) { moves_[size_++] = m; }
   void clear() { size_ = 0; }
+  // For generators that write at end() through a pointer of their own: the list ends at `end`.
+  void set_end(Move* end) { size_ = int(end - moves_); }
   int size() const { return size_; }
   bool empty() const { return size_ == 0; }
   Move operator[](int i) const { return moves_[i]; }
