@@ -1,6 +1,8 @@
 #include "solver/dfpn.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <limits>
 
 #include "absl/time/clock.h"
@@ -112,6 +114,19 @@ Hand RequireMissingInterposers(const Position& pos, Hand proof, Hand attacker_ha
 PnDn InitialProofNumber(int evasions) { return PnDn(std::max(1, evasions)); }
 PnDn InitialDisproofNumber(int checks) { return PnDn(std::max(1, checks)); }
 
+// The king's distance (in king steps) between two squares, looked up: FileOf and RankOf cost a
+// division each.
+constexpr auto kKingDistance = [] {
+  std::array<std::array<int8_t, kNumSquares>, kNumSquares> table{};
+  for (Square a = 0; a < kNumSquares; ++a) {
+    for (Square b = 0; b < kNumSquares; ++b) {
+      int files = FileOf(a) - FileOf(b), ranks = RankOf(a) - RankOf(b);
+      table[a][b] = int8_t(std::max(files < 0 ? -files : files, ranks < 0 ? -ranks : ranks));
+    }
+  }
+  return table;
+}();
+
 // Order in which equally promising children are tried (lower first; the selection takes the
 // first of equal values). Checks: strong pieces close to the king first, a pawn, bishop or
 // rook that could promote and does not last. Evasions: captures, king moves, other moves,
@@ -125,9 +140,7 @@ int BriefMoveScore(const Position& pos, Move m, bool or_node) {
     return m.from() == pos.king_square(pos.side_to_move()) ? 1 : 2;
   }
   Square king = pos.king_square(~pos.side_to_move());
-  int score =
-      std::max(std::abs(FileOf(king) - FileOf(m.to())), std::abs(RankOf(king) - RankOf(m.to())));
-  score -= kValue[m.after_type()];
+  int score = kKingDistance[king][m.to()] - kValue[m.after_type()];
   if (!m.is_drop() && !m.is_promotion()) {
     PieceType pt = m.moved_type();
     Color us = pos.side_to_move();
