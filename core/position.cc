@@ -502,17 +502,6 @@ absl::StatusOr<Move> Position::ParseUsiMove(absl::string_view usi) const {
   return m;
 }
 
-uint64_t Position::BoardKeyAfter(Move m) const {
-  uint64_t key = st().board_key ^ zobrist::side;
-  Color us = side_;
-  Square to = m.to();
-  if (m.is_drop()) return key ^ zobrist::psq[MakePiece(us, m.dropped_type())][to];
-  Piece p = board_[m.from()];
-  if (board_[to] != kNoPiece) key ^= zobrist::psq[board_[to]][to];
-  Piece moved = m.is_promotion() ? Piece(p | kPromotedBit) : p;
-  return key ^ zobrist::psq[p][m.from()] ^ zobrist::psq[moved][to];
-}
-
 Hand Position::HandAfter(Move m) const {
   Hand h = hands_[side_];
   if (m.is_drop()) {
@@ -521,16 +510,6 @@ Hand Position::HandAfter(Move m) const {
     h.Add(Unpromote(TypeOf(board_[m.to()])));
   }
   return h;
-}
-
-uint64_t Position::HandKeyAfter(Move m) const {
-  uint64_t hand_key = st().hand_key;
-  if (m.is_drop()) {
-    hand_key -= zobrist::hand[side_][m.dropped_type()];
-  } else if (board_[m.to()] != kNoPiece) {
-    hand_key += zobrist::hand[side_][Unpromote(TypeOf(board_[m.to()]))];
-  }
-  return hand_key;
 }
 
 uint64_t Position::KeyAfter(Move m) const { return BoardKeyAfter(m) ^ HandKeyAfter(m); }

@@ -228,6 +228,28 @@ extern uint64_t hand[2][8];
 extern uint64_t side;
 }  // namespace zobrist
 
+// Inline: Mid asks for every child.
+inline uint64_t Position::BoardKeyAfter(Move m) const {
+  uint64_t key = st().board_key ^ zobrist::side;
+  Color us = side_;
+  Square to = m.to();
+  if (m.is_drop()) return key ^ zobrist::psq[MakePiece(us, m.dropped_type())][to];
+  Piece p = board_[m.from()];
+  if (board_[to] != kNoPiece) key ^= zobrist::psq[board_[to]][to];
+  Piece moved = m.is_promotion() ? Piece(p | kPromotedBit) : p;
+  return key ^ zobrist::psq[p][m.from()] ^ zobrist::psq[moved][to];
+}
+
+inline uint64_t Position::HandKeyAfter(Move m) const {
+  uint64_t hand_key = st().hand_key;
+  if (m.is_drop()) {
+    hand_key -= zobrist::hand[side_][m.dropped_type()];
+  } else if (board_[m.to()] != kNoPiece) {
+    hand_key += zobrist::hand[side_][Unpromote(TypeOf(board_[m.to()]))];
+  }
+  return hand_key;
+}
+
 // USI move string, e.g. "7g7f", "8h2b+", "P*5e".
 std::string ToUsi(Move m);
 std::string SquareToUsi(Square sq);
