@@ -156,13 +156,16 @@ int BriefMoveScore(const Position& pos, Move m, bool or_node) {
 // `keys[i]` goes with moves[i] (the board key after it).
 void OrderMoves(const Position& pos, MoveList& moves, uint64_t* keys, bool or_node) {
   Move* list = moves.begin();
-  int scores[kMaxMoves];
+  // scores[-1] is lower than any score: the insertion stops there without testing j.
+  int score_slots[kMaxMoves + 1];
+  int* scores = score_slots + 1;
+  scores[-1] = std::numeric_limits<int>::min();
   for (int i = 0; i < moves.size(); ++i) {
     Move m = list[i];
     uint64_t key = keys[i];
     int score = BriefMoveScore(pos, m, or_node);
     int j = i;
-    for (; j > 0 && scores[j - 1] > score; --j) {
+    for (; scores[j - 1] > score; --j) {
       scores[j] = scores[j - 1];
       list[j] = list[j - 1];
       keys[j] = keys[j - 1];
