@@ -109,79 +109,51 @@ constexpr std::array<Bitboard, kNumSquares> kKingLines = [] {
   return table;
 }();
 
-// Answers "does the enemy attack this square once our king has left ksq?" for the king's
-// destinations. The squares attacked by the enemy's non-sliding pieces near the king are
-// gathered once; sliders are looked at only when one stands on a line through the king's
-// neighbourhood, and then only those on a line through the square in question.
+// The targets the enemy does not attack once our king has left ksq. The steps of their
+// non-sliding pieces near the king first; then, on the targets left, their sliders on a line
+// through the king's neighbourhood, each one's attacks worked out once (a few bit extractions)
+// when its empty-board reach meets a target, rather than a look along every line through every
+// target.
 template <Color Us>
-class KingDestinationTest {
- public:
-  KingDestinationTest(const Position& pos, Square ksq) {
-    constexpr Color kThem = Side<Us>::kThem;
-    Bitboard them = pos.pieces(kThem);
-    Bitboard sliders = pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook) |
-                       pos.pieces(kHorse) | pos.pieces(kDragon);
-    if ((kKingLines[ksq] & them & sliders).Any()) {
-      lances_ = pos.pieces(kLance) & them;
-      rooks_ = (pos.pieces(kRook) | pos.pieces(kDragon)) & them;
-      bishops_ = (pos.pieces(kBishop) | pos.pieces(kHorse)) & them;
-      occupied_ = pos.occupied() ^ SquareBB(ksq);
-    }
-    // Horses and dragons count here with their one-step moves (StepAttacks) as well.
-    Bitboard steppers = (kKingNeighbourhood[ksq] & them)
-                            .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
-    ForEachSquare(steppers, [&](Square sq) {
-      step_attacks_ |= StepAttacks(kThem, TypeOf(pos.piece_on(sq)), sq);
-    });
-  }
-
-  bool Attacked(Square sq) const {
-    if (step_attacks_.Test(sq)) return true;
-    return SliderAttacks(sq);
-  }
-
-  // The targets that are not attacked.
-  Bitboard Safe(Bitboard targets) const {
-    Bitboard safe = targets.AndNot(step_attacks_);
-    if ((lances_ | rooks_ | bishops_).None()) return safe;
-    ForEachSquare(safe, [&](Square sq) {
-      if (SliderAttacks(sq)) safe.Clear(sq);
-    });
-    return safe;
-  }
-
- private:
-  // Sliders on a line through sq (an enemy lance attacks along the file toward us: where our
-  // own lance would go) attack it when nothing stands between.
-  bool SliderAttacks(Square sq) const {
-    Bitboard sliders = (StepAttacks(Us, kLance, sq) & lances_) |
-                       (StepAttacks(Us, kRook, sq) & rooks_) |
-                       (StepAttacks(Us, kBishop, sq) & bishops_);
-    for (Square s : sliders) {
-      if ((Between(s, sq) & occupied_).None()) return true;
-    }
-    return false;
-  }
-
-  // Empty unless an enemy slider stands on a line through the king's neighbourhood.
-  Bitboard lances_, rooks_, bishops_, occupied_;
-  Bitboard step_attacks_;
-};
+Bitboard SafeKingTargets(const Position& pos, Square ksq, Bitboard targets) {
+  constexpr Color kThem = Side<Us>::kThem;
+  Bitboard them = pos.pieces(kThem);
+  Bitboard lances = pos.pieces(kLance) & them;
+  Bitboard bishops = (pos.pieces(kBishop) | pos.pieces(kHorse)) & them;
+  Bitboard rooks = (pos.pieces(kRook) | pos.pieces(kDragon)) & them;
+  // Horses and dragons count here with their one-step moves (StepAttacks) as well.
+  Bitboard steppers = (kKingNeighbourhood[ksq] & them)
+                          .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
+  Bitboard attacked;
+  ForEachSquare(steppers,
+                [&](Square sq) { attacked |= StepAttacks(kThem, TypeOf(pos.piece_on(sq)), sq); });
+  Bitboard safe = targets.AndNot(attacked);
+  Bitboard lines = kKingLines[ksq];
+  if (safe.None() || ((lances | bishops | rooks) & lines).None()) return safe;
+  Bitboard occupied = pos.occupied() ^ SquareBB(ksq);
+  ForEachSquare(lances & lines, [&](Square s) {
+    if ((StepAttacks(kThem, kLance, s) & safe).Any())
+      safe = safe.AndNot(LanceAttacks(kThem, s, occupied));
+  });
+  ForEachSquare(bishops & lines, [&](Square s) {
+    if ((StepAttacks(kThem, kBishop, s) & safe).Any())
+      safe = safe.AndNot(BishopAttacks(s, occupied));
+  });
+  ForEachSquare(rooks & lines, [&](Square s) {
+    if ((StepAttacks(kThem, kRook, s) & safe).Any()) safe = safe.AndNot(RookAttacks(s, occupied));
+  });
+  return safe;
+}
 
 // King moves to targets that the enemy does not attack once the king has left its square.
 template <Color Us>
 void AddKingMoves(const Position& pos, Square ksq, Bitboard targets, MoveList& list) {
-  Bitboard safe = KingDestinationTest<Us>(pos, ksq).Safe(targets);
-  AddTargets(list, NormalBase(ksq, kKing), safe);
+  AddTargets(list, NormalBase(ksq, kKing), SafeKingTargets<Us>(pos, ksq, targets));
 }
 
 template <Color Us>
 bool AnyKingMove(const Position& pos, Square ksq, Bitboard targets) {
-  KingDestinationTest<Us> test(pos, ksq);
-  for (Square to : targets) {
-    if (!test.Attacked(to)) return true;
-  }
-  return false;
+  return SafeKingTargets<Us>(pos, ksq, targets).Any();
 }
 
 // Moves of one piece that may promote (silver, bishop, rook): promotion when it starts or
