@@ -183,6 +183,17 @@ inline void AddAllMoves(PieceType pt, Square from, Bitboard targets, MoveList& l
   AddTargets(list, base, targets.AndNot(dead));
 }
 
+// The moves of one piece (type pt on `from`) to the square `to`, as AddAllMoves makes them for
+// a single target (the promotion first), with square tests instead of boards.
+template <Color Us>
+inline void AddMovesTo(PieceType pt, Square from, Square to, MoveList& list) {
+  uint32_t move = NormalBase(from, pt) | to;
+  if (CanPromote(pt) && (InPromotionZone(Us, from) || InPromotionZone(Us, to))) {
+    Add(list, move | kPromoteBit);
+  }
+  if (!IsDeadSquare(Us, pt, to)) Add(list, move);
+}
+
 // Moves of every piece except the king onto `target` (when not in check). Pinned pieces keep
 // to the line through their king.
 template <Color Us>
@@ -446,6 +457,28 @@ class AttackerSets {
   Bitboard pawns_, knights_, silvers_, golds_, kings_, lances_, rooks_, bishops_;
 };
 
+// The pieces among `pieces` (all of colour C) that attack sq through `occupied`, read off the
+// position's boards: for a square or two, cheaper than gathering the pieces into AttackerSets.
+template <Color C>
+Bitboard AttackersAmong(const Position& pos, Bitboard pieces, Square sq, Bitboard occupied) {
+  constexpr Color kOther = C == kBlack ? kWhite : kBlack;
+  Bitboard steps =
+      (PawnAttacks(kOther, sq) & pos.pieces(kPawn)) |
+      (KnightAttacks(kOther, sq) & pos.pieces(kKnight)) |
+      (SilverAttacks(kOther, sq) & pos.pieces(kSilver)) | (GoldAttacks(kOther, sq) & pos.golds()) |
+      (KingAttacks(sq) & (pos.pieces(kKing) | pos.pieces(kHorse) | pos.pieces(kDragon)));
+  Bitboard attackers = steps & pieces;
+  Bitboard snipers =
+      ((StepAttacks(kOther, kLance, sq) & pos.pieces(kLance)) |
+       (StepAttacks(kOther, kRook, sq) & (pos.pieces(kRook) | pos.pieces(kDragon))) |
+       (StepAttacks(kOther, kBishop, sq) & (pos.pieces(kBishop) | pos.pieces(kHorse)))) &
+      pieces;
+  ForEachSquare(snipers, [&](Square s) {
+    if ((Between(s, sq) & occupied).None()) attackers.Set(s);
+  });
+  return attackers;
+}
+
 template <Color Us>
 void GenerateEvasionsFor(const Position& pos, MoveList& list) {
   Square ksq = pos.king_square(Us);
@@ -456,12 +489,11 @@ void GenerateEvasionsFor(const Position& pos, MoveList& list) {
   Bitboard between = Between(ksq, checker);
   // Capturing the checker or interposing by a move: square by square, the unpinned pieces that
   // attack it (no pinned piece can answer a check: it would leave its line).
-  AttackerSets<Us> movers(pos, pos.pieces(Us).AndNot(pos.pinned(Us) | SquareBB(ksq)));
+  Bitboard movers = pos.pieces(Us).AndNot(pos.pinned(Us) | SquareBB(ksq));
   Bitboard occupied = pos.occupied();
   ForEachSquare(between | checkers, [&](Square to) {
-    ForEachSquare(movers.AttackersTo(to, occupied), [&](Square from) {
-      AddAllMoves<Us>(TypeOf(pos.piece_on(from)), from, SquareBB(to), list);
-    });
+    ForEachSquare(AttackersAmong<Us>(pos, movers, to, occupied),
+                  [&](Square from) { AddMovesTo<Us>(TypeOf(pos.piece_on(from)), from, to, list); });
   });
   if (between.Any()) AddDrops<Us>(pos, between, list);
 }
