@@ -393,10 +393,10 @@ Bitboard Position::SliderBlockers(Color king_color, Square ksq, Bitboard sliders
       sliders_color;
   Bitboard blockers;
   Bitboard occ = occupied();
-  for (Square s : snipers) {
+  ForEachSquare(snipers, [&](Square s) {
     Bitboard b = Between(ksq, s) & occ;
-    if (b.Any() && !b.MoreThanOne()) blockers |= b;
-  }
+    if (b.Count() == 1) blockers |= b;
+  });
   return blockers;
 }
 
