@@ -1120,7 +1120,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         path_filter_.fill(0);
       }
       path_table_[path_key] = {result.depth, result.loop_ply};
-      path_filter_[(path_key >> 20) % kPathFilterWords] |= uint64_t(1) << (path_key >> 58);
+      PathFilterWord(path_key) |= PathFilterBit(path_key);
       StoreSegmentDisproof(pos.key(), SegmentHash(result.loop_ply, pos.ply(), 0),
                            pos.ply() - result.loop_ply, result.depth);
     } else {

@@ -160,9 +160,13 @@ class DfpnSearch {
   // of the bits, and a false hit only costs the look-up that was always made).
   static constexpr size_t kPathFilterWords = 512;
   std::array<uint64_t, kPathFilterWords> path_filter_{};
+  uint64_t& PathFilterWord(uint64_t path_key) {
+    return path_filter_[(path_key >> 20) % kPathFilterWords];
+  }
+  static uint64_t PathFilterBit(uint64_t path_key) { return uint64_t(1) << (path_key >> 58); }
   // False when path_table_ holds no entry for `path_key`.
-  bool MayHavePathDisproof(uint64_t path_key) const {
-    return (path_filter_[(path_key >> 20) % kPathFilterWords] >> (path_key >> 58) & 1) != 0;
+  bool MayHavePathDisproof(uint64_t path_key) {
+    return (PathFilterWord(path_key) & PathFilterBit(path_key)) != 0;
   }
   // By position: valid wherever the positions of the last `plies` plies of the path (which
   // hold every repeated position the disproof met) are on the path again, whatever came
