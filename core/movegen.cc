@@ -148,7 +148,8 @@ Bitboard SafeKingTargets(const Position& pos, Square ksq, Bitboard targets) {
 // King moves to targets that the enemy does not attack once the king has left its square.
 template <Color Us>
 void AddKingMoves(const Position& pos, Square ksq, Bitboard targets, MoveList& list) {
-  AddTargets(list, NormalBase(ksq, kKing), SafeKingTargets<Us>(pos, ksq, targets));
+  list.set_end(
+      WriteTargets(list.end(), NormalBase(ksq, kKing), SafeKingTargets<Us>(pos, ksq, targets)));
 }
 
 template <Color Us>
@@ -186,12 +187,13 @@ inline void AddAllMoves(PieceType pt, Square from, Bitboard targets, MoveList& l
 // The moves of one piece (type pt on `from`) to the square `to`, as AddAllMoves makes them for
 // a single target (the promotion first), with square tests instead of boards.
 template <Color Us>
-inline void AddMovesTo(PieceType pt, Square from, Square to, MoveList& list) {
+inline Move* WriteMovesTo(PieceType pt, Square from, Square to, Move* out) {
   uint32_t move = NormalBase(from, pt) | to;
   if (CanPromote(pt) && (InPromotionZone(Us, from) || InPromotionZone(Us, to))) {
-    Add(list, move | kPromoteBit);
+    *out++ = std::bit_cast<Move>(move | kPromoteBit);
   }
-  if (!IsDeadSquare(Us, pt, to)) Add(list, move);
+  if (!IsDeadSquare(Us, pt, to)) *out++ = std::bit_cast<Move>(move);
+  return out;
 }
 
 // Moves of every piece except the king onto `target` (when not in check). Pinned pieces keep
@@ -293,18 +295,26 @@ Bitboard PawnDropTargets(const Position& pos, Bitboard targets) {
   return targets;
 }
 
-// Drops of every piece in hand onto `targets` (empty squares), under the drop rules.
+// Drops of every piece in hand onto `targets` (empty squares), under the drop rules, written
+// at `out`; returns the new end.
 template <Color Us>
-void AddDrops(const Position& pos, Bitboard targets, MoveList& list) {
+Move* WriteDrops(const Position& pos, Bitboard targets, Move* out) {
   using S = Side<Us>;
   Hand hand = pos.hand(Us);
-  if (hand.Empty()) return;
-  if (hand.Has(kPawn)) AddTargets(list, DropBase(kPawn), PawnDropTargets<Us>(pos, targets));
-  if (hand.Has(kLance)) AddTargets(list, DropBase(kLance), targets.AndNot(S::LastRank()));
-  if (hand.Has(kKnight)) AddTargets(list, DropBase(kKnight), targets.AndNot(S::LastTwoRanks()));
-  for (PieceType pt : {kSilver, kGold, kBishop, kRook}) {
-    if (hand.Has(pt)) AddTargets(list, DropBase(pt), targets);
+  if (hand.Empty() || targets.None()) return out;
+  if (hand.Has(kPawn)) out = WriteTargets(out, DropBase(kPawn), PawnDropTargets<Us>(pos, targets));
+  if (hand.Has(kLance)) out = WriteTargets(out, DropBase(kLance), targets.AndNot(S::LastRank()));
+  if (hand.Has(kKnight)) {
+    out = WriteTargets(out, DropBase(kKnight), targets.AndNot(S::LastTwoRanks()));
   }
+  for (PieceType pt : {kSilver, kGold, kBishop, kRook}) {
+    if (hand.Has(pt)) out = WriteSomeTargets(out, DropBase(pt), targets);
+  }
+  return out;
+}
+template <Color Us>
+void AddDrops(const Position& pos, Bitboard targets, MoveList& list) {
+  list.set_end(WriteDrops<Us>(pos, targets, list.end()));
 }
 
 // Steps of every piece of a set at once, by shifts of the whole board: one square along a file
@@ -480,11 +490,18 @@ Bitboard AttackersAmong(const Position& pos, Bitboard pieces, Square sq, Bitboar
 }
 
 template <Color Us>
-void GenerateEvasionsFor(const Position& pos, MoveList& list) {
+[[gnu::always_inline]] inline void GenerateEvasionsFor(const Position& pos, MoveList& list) {
   Square ksq = pos.king_square(Us);
   Bitboard checkers = pos.checkers();
-  AddKingMoves<Us>(pos, ksq, KingAttacks(ksq).AndNot(pos.pieces(Us)), list);
-  if (checkers.MoreThanOne()) return;
+  // King moves written in place: a call for them costs more than the few stores.
+  Move* out = list.end();
+  uint32_t king_base = NormalBase(ksq, kKing);
+  ForEachSquare(SafeKingTargets<Us>(pos, ksq, KingAttacks(ksq).AndNot(pos.pieces(Us))),
+                [&](Square to) { *out++ = std::bit_cast<Move>(king_base | to); });
+  if (checkers.MoreThanOne()) {
+    list.set_end(out);
+    return;
+  }
   Square checker = checkers.Lsb();
   Bitboard between = Between(ksq, checker);
   // Capturing the checker or interposing by a move: square by square, the unpinned pieces that
@@ -492,10 +509,12 @@ void GenerateEvasionsFor(const Position& pos, MoveList& list) {
   Bitboard movers = pos.pieces(Us).AndNot(pos.pinned(Us) | SquareBB(ksq));
   Bitboard occupied = pos.occupied();
   ForEachSquare(between | checkers, [&](Square to) {
-    ForEachSquare(AttackersAmong<Us>(pos, movers, to, occupied),
-                  [&](Square from) { AddMovesTo<Us>(TypeOf(pos.piece_on(from)), from, to, list); });
+    ForEachSquare(AttackersAmong<Us>(pos, movers, to, occupied), [&](Square from) {
+      out = WriteMovesTo<Us>(TypeOf(pos.piece_on(from)), from, to, out);
+    });
   });
-  if (between.Any()) AddDrops<Us>(pos, between, list);
+  if (between.Any()) out = WriteDrops<Us>(pos, between, out);
+  list.set_end(out);
 }
 
 template <Color Us>
