@@ -467,9 +467,9 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   return r;
 }
 
-const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(uint64_t key, int child_depth,
-                                                                   int child_ply, int parent_ply,
-                                                                   int* from) {
+// Inline in its one caller.
+[[gnu::always_inline]] inline const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(
+    uint64_t key, int child_depth, int child_ply, int parent_ply, int* from) {
   if (segment_cache_.empty()) return nullptr;
   for (const SegmentDisproof& t : BucketOf(key).entry) {
     // The tag first: it rejects nearly every entry.
