@@ -467,7 +467,8 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   return r;
 }
 
-// Inline in its one caller.
+// Inline in its one caller, LookUp: out of line, the call (five arguments, registers saved
+// and restored) cost more than the search it makes (寿: 0.85% of all instructions).
 [[gnu::always_inline]] inline const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(
     uint64_t key, int child_depth, int child_ply, int parent_ply, int* from) {
   if (segment_cache_.empty()) return nullptr;
