@@ -469,6 +469,8 @@ class AttackerSets {
 
 // The pieces among `pieces` (all of colour C) that attack sq through `occupied`, read off the
 // position's boards: for a square or two, cheaper than gathering the pieces into AttackerSets.
+// AfterCheck::TheirAttackersTo has the same shape (kings left out); built on this function it
+// took 0.48% more instructions on 寿 (the reply estimate's inner loop compiled worse).
 template <Color C>
 Bitboard AttackersAmong(const Position& pos, Bitboard pieces, Square sq, Bitboard occupied) {
   constexpr Color kOther = C == kBlack ? kWhite : kBlack;
