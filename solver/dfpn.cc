@@ -887,15 +887,50 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   SquareGroups groups;
   PnDn pn = 1, dn = 1;
   while (true) {
-    // Combine the children.
+    // Combine the children and select the most promising one with the second-best value, in
+    // one pass where the node has no interposition groups (the same numbers as a pass for
+    // each). Only AND nodes with hypothetical squares have unavailable or grouped children.
+    int best = -1;
+    PnDn best_value = kInfinitePnDn + 1, second = kInfinitePnDn;
     if (or_node) {
-      pn = kInfinitePnDn;
       dn = 0;
       for (int i = 0; i < int(children.size()); ++i) {
         const Child& c = children[i];
-        pn = std::min(pn, c.result.pn);
+        PnDn v = c.result.pn;
+        if (v < best_value) {
+          second = best_value;
+          best_value = v;
+          best = i;
+        } else if (v < second) {
+          second = v;
+        }
         if (c.twin < 0 || c.twin > i) dn = SaturatingAdd(dn, twin_dn(i));
       }
+      pn = std::min(best_value, kInfinitePnDn);
+    } else if (hypothetical_squares.None()) {
+      pn = 0;
+      PnDn best_pn = 0;
+      for (int i = 0; i < int(children.size()); ++i) {
+        const Child& c = children[i];
+        pn = SaturatingAdd(pn, c.result.pn);
+        PnDn v = c.result.dn;
+        if (v < best_value) {
+          second = best_value;
+          best_value = v;
+          best = i;
+          best_pn = c.result.pn;
+        } else {
+          if (v < second) second = v;
+          // Among defences as easy to disprove, the one hardest to prove mated is likelier to
+          // refute. Zuko at 3M nodes: -1.1% (geometric mean), one more exact; zukou-055 -3.5%;
+          // but 寿 +1.2%, practical mate 11 +0.3%, Microcosmos +2% (1 GB), +9.5% (256 MB).
+          if (v == best_value && c.result.pn > best_pn) {
+            best = i;
+            best_pn = c.result.pn;
+          }
+        }
+      }
+      dn = std::min(best_value, kInfinitePnDn);
     } else {
       pn = 0;
       dn = kInfinitePnDn;
@@ -904,7 +939,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         pn = SaturatingAdd(pn, c.result.pn);
         dn = std::min(dn, c.result.dn);
       }
-      if (hypothetical_squares.Any()) combine_squares(groups);
+      combine_squares(groups);
       for (int k = 0; k < groups.count; ++k) {
         const SquareGroup& g = groups.group[k];
         if (g.empty()) continue;
@@ -915,26 +950,6 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
     if (CheckLimits()) break;
 
-    // Select the most promising child and the second-best value.
-    int best = -1;
-    PnDn best_value = kInfinitePnDn + 1, second = kInfinitePnDn;
-    for (int i = 0; i < int(children.size()); ++i) {
-      if (children[i].kind == ChildKind::kUnavailable) continue;
-      PnDn v = or_node ? children[i].result.pn : children[i].result.dn;
-      if (v < best_value) {
-        second = best_value;
-        best_value = v;
-        best = i;
-      } else {
-        if (v < second) second = v;
-        // Among defences as easy to disprove, the one hardest to prove mated is likelier to
-        // refute. Zuko at 3M nodes: -1.1% (geometric mean), one more exact; zukou-055 -3.5%;
-        // but 寿 +1.2%, practical mate 11 +0.3%, Microcosmos +2% (1 GB), +9.5% (256 MB).
-        if (v == best_value && !or_node && children[i].result.pn > children[best].result.pn) {
-          best = i;
-        }
-      }
-    }
     second = std::min(second, kInfinitePnDn);
     PnDn child_thpn, child_thdn;
     if (or_node) {
