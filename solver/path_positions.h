@@ -71,7 +71,8 @@ class PathPositions {
   static constexpr size_t kInitialSlots = 1024;
   size_t Home(uint64_t key) const { return key & (slots_.size() - 1); }
   size_t Next(size_t i) const { return (i + 1) & (slots_.size() - 1); }
-  void Rehash(size_t slots) {
+  // Out of line: rare, and it calls Insert, which then stays small enough to inline.
+  [[gnu::noinline]] void Rehash(size_t slots) {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(slots, Slot{});
     size_ = 0;
