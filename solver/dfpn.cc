@@ -684,9 +684,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   int child_depth = ChildDepth(depth);
   Bitboard deferred = rules_ == Rules::kTsume ? interposition : Bitboard();
   Bitboard hypothetical_squares, exposed_squares;
-  auto make_child = [&](int index) {
+  // Fills in a new child where it is stored (a copy of the whole Child cost more).
+  auto make_child = [&](Child& c, int index) {
     Move m = moves[index];
-    Child c;
     c.move = m;
     c.board_key = child_board_keys[index];
     if (IsDeferrableDrop(m, interposition)) {
@@ -698,7 +698,6 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     if (!segment_cache_.empty()) __builtin_prefetch(&BucketOf(c.full_key));
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
-    return c;
   };
   for (int i = 0; i < moves.size(); ++i) {
     Move m = moves[i];
@@ -710,7 +709,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       if (exposed_squares.Test(m.to())) continue;
       exposed_squares.Set(m.to());
     }
-    children.push_back(make_child(i));
+    make_child(children.emplace_back(), i);
   }
   // Adds the drop on s that follows `after` in generation order (the first one when `after`
   // is none), and the ones after it while each is found mated at once.
@@ -728,9 +727,9 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
         continue;
       }
       if (!m.is_drop() || m.to() != s) continue;
-      Child c = make_child(i);
+      Child& c = children.emplace_back();
+      make_child(c, i);
       InitChild(pos, c, child_depth, true);
-      children.push_back(c);
       if (!c.result.proven()) return;
     }
   };

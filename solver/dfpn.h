@@ -92,6 +92,9 @@ class DfpnSearch {
     kUnavailable,   // a hypothetical child replaced by the real interpositions
   };
   struct Child {
+    // Not value-initialised: Mid makes children in place and fills in the keys (zeroing them
+    // first cost more).
+    Child() {}
     ChildKind kind = ChildKind::kReal;
     Square square = kNoSquare;
     Move move;
