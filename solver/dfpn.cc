@@ -502,7 +502,10 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
   *victim = entry;
 }
 
-bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth, int parent_ply) {
+// Inline in InitChild, its one caller (twice): out of line, the call (registers saved and
+// restored, the result through memory) cost 0.9% of 寿's instructions.
+[[gnu::always_inline]] inline bool DfpnSearch::LookUp(Child& c, uint64_t full_key, int child_depth,
+                                                      int parent_ply) {
   // Repetition of a position on the path: the attacker fails on this path.
   if (int ply = path_.Find(full_key); ply >= 0) {
     c.result = NodeResult{kInfinitePnDn, 0, 0, kInfiniteDepth, c.hand, true, ply};
