@@ -551,7 +551,9 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
   return false;
 }
 
-void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth, bool child_or) {
+// Inline in Mid (the frame does not grow: QuickOrNode, with its move lists, stays a call).
+[[gnu::always_inline]] inline void DfpnSearch::InitChild(Position& pos, Child& c, int child_depth,
+                                                         bool child_or) {
   if (c.kind == ChildKind::kHypothetical) {
     // An attacker piece moved to the interposition square instead, the defender keeping the
     // piece it would have dropped.
