@@ -43,11 +43,17 @@ SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand
   // All eight at once: a slot by slot loop spent most of Slot's time in its branches.
   static_assert(offsetof(TTEntry, hand) == 0 && offsetof(TTEntry, pn) == 4 &&
                 offsetof(TTEntry, dn) == 8 && offsetof(TTEntry, generation) == 14);
-  // The entries' fields side by side, one per 32-bit lane, the lanes in the slot order
-  // 0, 2, 4, 6, 1, 3, 5, 7 (each 128-bit half transposed on its own).
-  const __m256i* entries = reinterpret_cast<const __m256i*>(bucket.entries);
-  __m256i v0 = _mm256_load_si256(entries), v1 = _mm256_load_si256(entries + 1);
-  __m256i v2 = _mm256_load_si256(entries + 2), v3 = _mm256_load_si256(entries + 3);
+  // The entries' fields side by side, one per 32-bit lane in the slot order: each 128-bit
+  // half is transposed on its own, so the low halves are loaded with slots 0-3 and the high
+  // ones with 4-7 (loaded in order, the lanes came out as 0, 2, 4, 6, 1, 3, 5, 7, and putting
+  // the three masks back in order took more instructions than these loads).
+  const __m128i* entries = reinterpret_cast<const __m128i*>(bucket.entries);
+  auto slots_i_and_4_more = [entries](int i) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128(entries + i)),
+                                   _mm_load_si128(entries + i + 4), 1);
+  };
+  __m256i v0 = slots_i_and_4_more(0), v1 = slots_i_and_4_more(1);
+  __m256i v2 = slots_i_and_4_more(2), v3 = slots_i_and_4_more(3);
   __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
   __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
   __m256i hands = _mm256_unpacklo_epi64(t0, t2);
@@ -57,12 +63,8 @@ SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand
   const __m256i zero = _mm256_setzero_si256();
   __m256i is_final = _mm256_or_si256(_mm256_cmpeq_epi32(pns, zero), _mm256_cmpeq_epi32(dns, zero));
   __m256i in_use = _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(current));
-  // Back to the slot order: lanes 0-3 are the even slots, 4-7 the odd ones.
-  static constexpr uint8_t kEven[16] = {0x00, 0x01, 0x04, 0x05, 0x10, 0x11, 0x14, 0x15,
-                                        0x40, 0x41, 0x44, 0x45, 0x50, 0x51, 0x54, 0x55};
   auto slots = [](__m256i lanes) {
-    uint32_t bits = uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
-    return uint32_t(kEven[bits & 15]) | uint32_t(kEven[bits >> 4]) << 1;
+    return uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
   };
   present = slots(_mm256_or_si256(_mm256_cmpeq_epi32(generations, _mm256_set1_epi32(base)),
                                   _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(base + 1))));
