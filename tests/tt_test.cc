@@ -462,6 +462,44 @@ TEST(TranspositionTableTest, OtherSetsUnknownEntriesAreReplacedFirst) {
   EXPECT_FALSE(tt.Probe(key(0), Hand(), 5).found);
 }
 
+// The bucket's slots are classified all at once (Classify); whichever slot an entry is in, a
+// store finds it there.
+TEST(TranspositionTableTest, OtherSetsUnknownEntryIsReplacedInAnySlot) {
+  for (uint64_t slot = 0; slot < 8; ++slot) {
+    TranspositionTable tt(1);
+    std::vector<uint64_t> same_bucket = KeysSharingABucket(tt, 9);
+    auto key = [&](uint64_t i) { return same_bucket[i]; };
+    // Slots in storing order; set 1's entry in `slot`.
+    for (uint64_t i = 0; i < 8; ++i) {
+      tt.UseUnknownSet(i == slot ? 1 : 0);
+      tt.StoreUnknown(key(i), Hand(), 2, 2, i == slot ? 1 : 100);
+    }
+    tt.UseUnknownSet(0);
+    tt.StoreUnknown(key(8), Hand(), 2, 2, 1);
+    for (uint64_t i = 0; i <= 8; ++i) {
+      if (i != slot) {
+        EXPECT_TRUE(tt.Probe(key(i), Hand(), 5).found) << slot << " " << i;
+      }
+    }
+    tt.UseUnknownSet(1);
+    EXPECT_FALSE(tt.Probe(key(slot), Hand(), 5).found) << slot;
+  }
+}
+
+TEST(TranspositionTableTest, StoringAnUnknownEntryAgainUpdatesItInAnySlot) {
+  TranspositionTable tt(1);
+  std::vector<uint64_t> same_bucket = KeysSharingABucket(tt, 8);
+  auto key = [&](uint64_t i) { return same_bucket[i]; };
+  for (uint64_t i = 0; i < 8; ++i) tt.StoreUnknown(key(i), Hand(), 2, 2, 100);
+  for (uint64_t i = 0; i < 8; ++i) tt.StoreUnknown(key(i), Hand(), 10 + i, 20 + i, 1);
+  for (uint64_t i = 0; i < 8; ++i) {
+    TTProbe probe = tt.Probe(key(i), Hand(), 5);
+    ASSERT_TRUE(probe.found) << i;
+    EXPECT_EQ(probe.pn, 10 + i);
+    EXPECT_EQ(probe.dn, 20 + i);
+  }
+}
+
 TEST(TranspositionTableTest, FullBucketReplacesTheFirstOfItsCheapestEntries) {
   TranspositionTable tt(1);
   std::vector<uint64_t> same_bucket = KeysSharingABucket(tt, 10);
