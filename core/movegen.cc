@@ -604,29 +604,18 @@ inline Move* WriteDirectChecks(const Position& pos, PieceType pt, Square from, B
   return WriteTargets(out, base, reach & pos.check_squares(pt));
 }
 
+// The checks of our discoverers and pinned pieces (few), one by one, written at `out` (the end
+// of `list`); returns the new end. Leaving the line to their king discovers check, whatever the
+// piece does; on the line it can still check directly. Kept out of GenerateChecksFor: rare, and
+// inline it cost the common case registers.
 template <Color Us>
-void GenerateChecksFor(const Position& pos, MoveList& list) {
-  using S = Side<Us>;
-  constexpr Color kThem = S::kThem;
-  Square their_king = pos.king_square(kThem);
-  assert(their_king != kNoSquare);
+[[gnu::noinline]] Move* WriteChecksOffLines(const Position& pos, Bitboard discoverers,
+                                            Bitboard pinned, MoveList& list, Move* out) {
+  Square their_king = pos.king_square(Side<Us>::kThem);
   Square ksq = pos.king_square(Us);
   Bitboard occupied = pos.occupied();
   Bitboard ours = pos.pieces(Us);
   Bitboard target = ~ours;
-  Bitboard zone = S::Zone();
-  Bitboard pinned = pos.pinned(Us);
-  Bitboard discoverers = pos.blockers_for_king(kThem) & ours;
-  // Check squares, from the two slider boards the position keeps and the step tables (their
-  // king is on the board: GenerateChecks asks).
-  Bitboard bishop_checks = pos.check_squares(kBishop), rook_checks = pos.check_squares(kRook);
-  Move* out = list.end();
-  auto checks = [&](PieceType pt) {
-    return Position::CheckSquares(kThem, their_king, bishop_checks, rook_checks, pt);
-  };
-
-  // Discoverers and pinned pieces (few), one by one. Leaving the line to their king discovers
-  // check, whatever the piece does; on the line it can still check directly.
   ForEachSquare((discoverers | pinned).AndNot(pos.pieces(kKing)), [&](Square from) {
     PieceType pt = TypeOf(pos.piece_on(from));
     Bitboard reach = Attacks(Us, pt, from, occupied) & target;
@@ -644,6 +633,32 @@ void GenerateChecksFor(const Position& pos, MoveList& list) {
     list.set_end(out);
     AddKingMoves<Us>(pos, ksq, KingAttacks(ksq).AndNot(ours).AndNot(Line(ksq, their_king)), list);
     out = list.end();
+  }
+  return out;
+}
+
+template <Color Us>
+void GenerateChecksFor(const Position& pos, MoveList& list) {
+  using S = Side<Us>;
+  constexpr Color kThem = S::kThem;
+  Square their_king = pos.king_square(kThem);
+  assert(their_king != kNoSquare);
+  Bitboard occupied = pos.occupied();
+  Bitboard ours = pos.pieces(Us);
+  Bitboard target = ~ours;
+  Bitboard zone = S::Zone();
+  Bitboard pinned = pos.pinned(Us);
+  Bitboard discoverers = pos.blockers_for_king(kThem) & ours;
+  // Check squares, from the two slider boards the position keeps and the step tables (their
+  // king is on the board: GenerateChecks asks).
+  Bitboard bishop_checks = pos.check_squares(kBishop), rook_checks = pos.check_squares(kRook);
+  Move* out = list.end();
+  auto checks = [&](PieceType pt) {
+    return Position::CheckSquares(kThem, their_king, bishop_checks, rook_checks, pt);
+  };
+
+  if ((discoverers | pinned).Any()) {
+    out = WriteChecksOffLines<Us>(pos, discoverers, pinned, list, out);
   }
 
   // Every other piece checks directly or not at all: type by type, onto the squares from which
