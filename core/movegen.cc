@@ -867,26 +867,14 @@ Bitboard FreeKingSquares(const Position& pos, const AttackerSets<Us>& ours) {
   return free;
 }
 
-// Whether their king keeps one of the `free` squares (FreeKingSquares) after our check m: a
-// sufficient test, never true where the king has no escape. Only the piece arriving on m.to()
-// and our sliders seeing past m.from() can attack a free square anew: every other change m
-// makes (a piece leaving, a square blocked, a piece of theirs taken) frees squares, never
-// covers them. The square m.to() itself is not counted.
+// The part of KeepsFreeKingSquare past its first test, out of line: most checks are told apart
+// by that test, and the loop calling it stays free of this part's registers.
 template <Color Us>
-bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitboard free, Move m) {
+[[gnu::noinline]] bool KeepsFreeKingSquareOnLines(const Position& pos, const AttackerSets<Us>& ours,
+                                                  Bitboard free, Move m, Bitboard left,
+                                                  Bitboard from_lines) {
   PieceType pt = m.after_type();
   Square to = m.to();
-  // The squares left by the arriving piece's empty-board reach: its attack for a stepping piece,
-  // a superset of it for a slider. Only when those alone do not settle it are the slider's
-  // attacks worked out.
-  Bitboard reach = StepAttacks(Us, pt, to);
-  if (pt == kHorse) reach |= StepAttacks(Us, kBishop, to);
-  if (pt == kDragon) reach |= StepAttacks(Us, kRook, to);
-  Bitboard left = free.AndNot(reach | SquareBB(to));
-  // The lines through m.from() from the small step table, not a look-up in the large Line table
-  // per square (a cache miss, once most of this test's time).
-  Bitboard from_lines = m.is_drop() ? Bitboard() : LinesThrough(m.from());
-  if (left.AndNot(from_lines).Any()) return true;
   bool slider = pt == kLance || pt == kBishop || pt == kRook || pt == kHorse || pt == kDragon;
   if (!slider && left.None()) return false;
   Square king = pos.king_square(Side<Us>::kThem);
@@ -901,6 +889,32 @@ bool KeepsFreeKingSquare(const Position& pos, const AttackerSets<Us>& ours, Bitb
     if (!ours.SlidersAttack(e, occupied)) return true;
   }
   return false;
+}
+
+// Whether their king keeps one of the `free` squares (FreeKingSquares) after our check m: a
+// sufficient test, never true where the king has no escape. Only the piece arriving on m.to()
+// and our sliders seeing past m.from() can attack a free square anew: every other change m
+// makes (a piece leaving, a square blocked, a piece of theirs taken) frees squares, never
+// covers them. The square m.to() itself is not counted. Inline, its first test only: that one
+// settles most checks.
+template <Color Us>
+[[gnu::always_inline]] inline bool KeepsFreeKingSquare(const Position& pos,
+                                                       const AttackerSets<Us>& ours, Bitboard free,
+                                                       Move m) {
+  PieceType pt = m.after_type();
+  Square to = m.to();
+  // The squares left by the arriving piece's empty-board reach: its attack for a stepping piece,
+  // a superset of it for a slider. Only when those alone do not settle it are the slider's
+  // attacks worked out.
+  Bitboard reach = StepAttacks(Us, pt, to);
+  if (pt == kHorse) reach |= StepAttacks(Us, kBishop, to);
+  if (pt == kDragon) reach |= StepAttacks(Us, kRook, to);
+  Bitboard left = free.AndNot(reach | SquareBB(to));
+  // The lines through m.from() from the small step table, not a look-up in the large Line table
+  // per square (a cache miss, once most of this test's time).
+  Bitboard from_lines = m.is_drop() ? Bitboard() : LinesThrough(m.from());
+  if (left.AndNot(from_lines).Any()) return true;
+  return KeepsFreeKingSquareOnLines<Us>(pos, ours, free, m, left, from_lines);
 }
 
 // Whether the legal checking move m leaves the opponent without a legal reply, answered on the
