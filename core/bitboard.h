@@ -6,6 +6,7 @@
 #ifndef TSUME_CORE_BITBOARD_H_
 #define TSUME_CORE_BITBOARD_H_
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -164,9 +165,17 @@ inline Bitboard LineAttack(const LineMasks& l, Bitboard occupied) {
   return Bitboard(Bits(_pdep_u64(reach, l.lo)) | Bits(_pdep_u64(reach >> l.lo_count, l.hi)) << 64);
 }
 #endif
+
+// Single-square boards, kNoSquare's (a bit past the board) included: a load instead of a
+// 128-bit variable shift (a shift, a double shift and two conditional moves).
+inline constexpr auto square_bb = [] {
+  std::array<Bitboard, kNumSquares + 1> t{};
+  for (Square sq = 0; sq <= kNumSquares; ++sq) t[sq] = Bitboard::FromSquare(sq);
+  return t;
+}();
 }  // namespace bb_internal
 
-inline Bitboard SquareBB(Square sq) { return Bitboard::FromSquare(sq); }
+inline Bitboard SquareBB(Square sq) { return bb_internal::square_bb[sq]; }
 inline Bitboard FileBB(int file) { return bb_internal::file_mask[file]; }
 inline Bitboard RankBB(int rank) { return bb_internal::rank_mask[rank]; }
 inline Bitboard PromotionZone(Color c) { return bb_internal::promotion_zone[c]; }

@@ -60,13 +60,6 @@ std::string SquareName(Square sq) {
   return absl::StrCat(FileOf(sq) + 1, std::string(1, char('a' + RankOf(sq))));
 }
 
-// Single-square boards read from a table: one load instead of a 128-bit variable shift.
-constexpr auto kSquareBB = [] {
-  std::array<Bitboard, kNumSquares> t{};
-  for (Square sq = 0; sq < kNumSquares; ++sq) t[sq] = Bitboard::FromSquare(sq);
-  return t;
-}();
-
 // Every square for the types that move like a gold, none for the others, so that
 // gold_movers_ is updated without a branch.
 constexpr auto kGoldMoverMask = [] {
@@ -102,14 +95,14 @@ void Position::PutPiece(Square sq, Piece p) {
 }
 
 void Position::TogglePiece(Square sq, Piece p) {
-  Bitboard b = kSquareBB[sq];
+  Bitboard b = SquareBB(sq);
   by_color_[ColorOf(p)] ^= b;
   by_type_[TypeOf(p)] ^= b;
   gold_movers_ ^= b & kGoldMoverMask[TypeOf(p)];
 }
 
 void Position::MovePiece(Square from, Square to, Piece p, Piece moved) {
-  Bitboard from_bb = kSquareBB[from], to_bb = kSquareBB[to];
+  Bitboard from_bb = SquareBB(from), to_bb = SquareBB(to);
   // One read-modify-write per board touched.
   by_color_[ColorOf(p)] ^= from_bb | to_bb;
   if (p == moved) {
