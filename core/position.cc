@@ -1,6 +1,7 @@
 #include "core/position.h"
 
 #include <cassert>
+#include <cstring>
 #include <mutex>
 
 #include "absl/strings/ascii.h"
@@ -70,6 +71,21 @@ constexpr auto kGoldMoverMask = [] {
   return t;
 }();
 
+// A board as a vector of two 64-bit halves, for the piece updates below: in vector registers
+// they need no pair of general registers per board (MovePiece saved and restored five).
+using BoardVector = uint64_t __attribute__((vector_size(16)));
+inline BoardVector AsVector(Bitboard b) {
+  BoardVector v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+inline void XorInto(Bitboard& b, BoardVector x) {
+  BoardVector v;
+  std::memcpy(&v, &b, sizeof v);
+  v ^= x;
+  std::memcpy(&b, &v, sizeof v);
+}
+
 }  // namespace
 
 std::string SquareToUsi(Square sq) { return SquareName(sq); }
@@ -95,23 +111,24 @@ void Position::PutPiece(Square sq, Piece p) {
 }
 
 void Position::TogglePiece(Square sq, Piece p) {
-  Bitboard b = SquareBB(sq);
-  by_color_[ColorOf(p)] ^= b;
-  by_type_[TypeOf(p)] ^= b;
-  gold_movers_ ^= b & kGoldMoverMask[TypeOf(p)];
+  BoardVector b = AsVector(SquareBB(sq));
+  XorInto(by_color_[ColorOf(p)], b);
+  XorInto(by_type_[TypeOf(p)], b);
+  XorInto(gold_movers_, b & AsVector(kGoldMoverMask[TypeOf(p)]));
 }
 
 void Position::MovePiece(Square from, Square to, Piece p, Piece moved) {
-  Bitboard from_bb = SquareBB(from), to_bb = SquareBB(to);
+  BoardVector from_bb = AsVector(SquareBB(from)), to_bb = AsVector(SquareBB(to));
   // One read-modify-write per board touched.
-  by_color_[ColorOf(p)] ^= from_bb | to_bb;
+  XorInto(by_color_[ColorOf(p)], from_bb | to_bb);
   if (p == moved) {
-    by_type_[TypeOf(p)] ^= from_bb | to_bb;
+    XorInto(by_type_[TypeOf(p)], from_bb | to_bb);
   } else {
-    by_type_[TypeOf(p)] ^= from_bb;
-    by_type_[TypeOf(moved)] ^= to_bb;
+    XorInto(by_type_[TypeOf(p)], from_bb);
+    XorInto(by_type_[TypeOf(moved)], to_bb);
   }
-  gold_movers_ ^= (from_bb & kGoldMoverMask[TypeOf(p)]) | (to_bb & kGoldMoverMask[TypeOf(moved)]);
+  XorInto(gold_movers_, (from_bb & AsVector(kGoldMoverMask[TypeOf(p)])) |
+                            (to_bb & AsVector(kGoldMoverMask[TypeOf(moved)])));
 }
 
 absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
