@@ -274,7 +274,6 @@ absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
   s.captured = kNoPiece;
   pos.states_.Reset(s);
   pos.ComputeCheckInfo(pos.st());
-  if (pos.in_check()) pos.st().continuous_checks[~pos.side_] = 1;
   return pos;
 }
 
@@ -411,11 +410,9 @@ Bitboard Position::SliderBlockers(Color king_color, Square ksq, Bitboard sliders
 }
 
 void Position::ComputeCheckInfo(State& s) const {
+  // For a root or a null move (DoMove works out its checkers itself).
   Color us = side_, them = ~side_;
-  // After a move, DoMove has already recorded in continuous_checks whether the move checks
-  // (GivesCheck); a quiet move leaves no checkers, which saves the attacker scan.
-  bool may_be_in_check = s.move.is_none() || s.continuous_checks[them] > 0;
-  s.checkers = has_king(us) && may_be_in_check ? AttackersTo(them, king_[us]) : Bitboard();
+  s.checkers = has_king(us) ? AttackersTo(them, king_[us]) : Bitboard();
   for (Color c : {kBlack, kWhite}) {
     s.blockers[c] = has_king(c) ? SliderBlockers(c, king_[c], by_color_[~c]) : Bitboard();
   }
@@ -536,8 +533,6 @@ void Position::DoMove(Move m) {
   next.hand_key = prev.hand_key;
   next.move = m;
   next.captured = kNoPiece;
-  next.continuous_checks[them] = prev.continuous_checks[them];
-  next.continuous_checks[us] = check ? prev.continuous_checks[us] + 1 : 0;
   if (m.is_drop()) {
     PieceType pt = m.dropped_type();
     hands_[us].Remove(pt);
@@ -601,9 +596,22 @@ void Position::DoNullMove() {
   next.move = Move::None();
   next.captured = kNoPiece;
   next.board_key ^= zobrist::side;
-  next.continuous_checks[side_] = 0;
   side_ = ~side_;
   ComputeCheckInfo(next);
+}
+
+int Position::continuous_checks(Color c) const {
+  // The state at a ply holds checkers exactly when the move that led there gave check; the
+  // plies of c's moves are every other one, down from the current ply or the one below.
+  int ply = this->ply();
+  bool c_moved_last = c != side_;
+  int checks = 0;
+  for (int p = c_moved_last ? ply : ply - 1; p >= 0; p -= 2) {
+    const State& s = states_.at(p);
+    if (s.checkers.None() || (p > 0 && s.move.is_none())) break;  // a null move never checks
+    ++checks;
+  }
+  return checks;
 }
 
 void Position::UndoMove() {

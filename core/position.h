@@ -31,7 +31,6 @@ class Position {
     // king (empty without one). The other types' check squares are read off the step tables
     // when asked for (check_squares): two boards to fill per move instead of fifteen.
     Bitboard bishop_checks, rook_checks;
-    int continuous_checks[2];  // consecutive checks given by each colour up to this ply
   };
 
   static constexpr absl::string_view kStartSfen =
@@ -140,8 +139,10 @@ class Position {
   int ply() const { return states_.ply(); }
   Move last_move() const { return st().move; }
   const State& state_at(int ply) const { return states_.at(ply); }
-  // Consecutive checks given by colour c, ending at the current ply.
-  int continuous_checks(Color c) const { return st().continuous_checks[c]; }
+  // Consecutive checks given by colour c, ending at the current ply (a null move by c ends
+  // them; a root position in check counts as one check by the side not to move). Read back
+  // through the states, not kept per ply: the search never asks.
+  int continuous_checks(Color c) const;
 
  private:
   struct EmptyTag {};

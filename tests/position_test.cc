@@ -448,6 +448,36 @@ TEST(PositionTest, CheckInformation) {
   EXPECT_FALSE(pos.check_squares(kLance).Test(Sq("5g")));
 }
 
+TEST(PositionTest, ContinuousChecksCountBackToTheRootAndEndAtANullMove) {
+  // White to move, in check from Black's rook: that check counts for Black.
+  Position pos = Parse("4k4/9/4R4/9/9/9/9/9/4K4 w - 1");
+  auto play = [&](const char* usi) { pos.DoMove(*pos.ParseUsiMove(usi)); };
+  EXPECT_EQ(pos.continuous_checks(kBlack), 1);
+  EXPECT_EQ(pos.continuous_checks(kWhite), 0);
+  play("5a4a");
+  EXPECT_EQ(pos.continuous_checks(kBlack), 1);
+  play("5c4c");
+  EXPECT_EQ(pos.continuous_checks(kBlack), 2);
+  play("4a3a");
+  EXPECT_EQ(pos.continuous_checks(kBlack), 2);
+  EXPECT_EQ(pos.continuous_checks(kWhite), 0);
+  play("4c3c");
+  EXPECT_EQ(pos.continuous_checks(kBlack), 3);
+  pos.UndoMove();
+  EXPECT_EQ(pos.continuous_checks(kBlack), 2);
+  // Black passes: a null move is no check, and it ends Black's run.
+  pos.DoNullMove();
+  EXPECT_EQ(pos.continuous_checks(kBlack), 0);
+  pos.UndoMove();
+  pos.UndoMove();
+  // White passes while in check, then Black: White is in check again, from a pass.
+  pos.DoNullMove();
+  pos.DoNullMove();
+  EXPECT_TRUE(pos.in_check());
+  EXPECT_EQ(pos.continuous_checks(kBlack), 0);
+  EXPECT_EQ(pos.continuous_checks(kWhite), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: every error names the problem and where.
 
