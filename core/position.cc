@@ -419,7 +419,8 @@ void Position::ComputeCheckInfo(State& s) const {
   ComputeCheckSquares(s);
 }
 
-void Position::ComputeCheckSquares(State& s) const {
+// Inline in DoMove: as a call it saved and restored registers on every move.
+[[gnu::always_inline]] inline void Position::ComputeCheckSquares(State& s) const {
   Square ksq = king_[~side_];
   if (ksq == kNoSquare) {
     s.bishop_checks = s.rook_checks = Bitboard();
