@@ -1,7 +1,7 @@
 #include "core/position.h"
 
+#include <bit>
 #include <cassert>
-#include <cstring>
 #include <mutex>
 
 #include "absl/strings/ascii.h"
@@ -74,16 +74,9 @@ constexpr auto kGoldMoverMask = [] {
 // A board as a vector of two 64-bit halves, for the piece updates below: in vector registers
 // they need no pair of general registers per board (MovePiece saved and restored five).
 using BoardVector = uint64_t __attribute__((vector_size(16)));
-inline BoardVector AsVector(Bitboard b) {
-  BoardVector v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
+inline BoardVector AsVector(Bitboard b) { return std::bit_cast<BoardVector>(b.bits()); }
 inline void XorInto(Bitboard& b, BoardVector x) {
-  BoardVector v;
-  std::memcpy(&v, &b, sizeof v);
-  v ^= x;
-  std::memcpy(&b, &v, sizeof v);
+  b = Bitboard(std::bit_cast<Bitboard::Bits>(AsVector(b) ^ x));
 }
 
 }  // namespace
