@@ -109,6 +109,26 @@ constexpr std::array<Bitboard, kNumSquares> kKingLines = [] {
   return table;
 }();
 
+// The squares of `targets` that side C's lances, bishops (and horses) and rooks (and dragons)
+// attack through `occupied`, by their lines only: a slider whose empty-board reach misses the
+// targets is skipped before its attacks are worked out (a few bit extractions each).
+template <Color C>
+[[gnu::always_inline]] inline Bitboard SlidersAttackOf(Bitboard lances, Bitboard bishops,
+                                                       Bitboard rooks, Bitboard targets,
+                                                       Bitboard occupied) {
+  Bitboard attacked;
+  ForEachSquare(lances, [&](Square s) {
+    if ((StepAttacks(C, kLance, s) & targets).Any()) attacked |= LanceAttacks(C, s, occupied);
+  });
+  ForEachSquare(bishops, [&](Square s) {
+    if ((StepAttacks(C, kBishop, s) & targets).Any()) attacked |= BishopAttacks(s, occupied);
+  });
+  ForEachSquare(rooks, [&](Square s) {
+    if ((StepAttacks(C, kRook, s) & targets).Any()) attacked |= RookAttacks(s, occupied);
+  });
+  return attacked & targets;
+}
+
 // The targets the enemy does not attack once our king has left ksq. The steps of their
 // non-sliding pieces near the king first; then, on the targets left, their sliders on a line
 // through the king's neighbourhood, each one's attacks worked out once (a few bit extractions)
@@ -130,19 +150,8 @@ Bitboard SafeKingTargets(const Position& pos, Square ksq, Bitboard targets) {
   Bitboard safe = targets.AndNot(attacked);
   Bitboard lines = kKingLines[ksq];
   if (safe.None() || ((lances | bishops | rooks) & lines).None()) return safe;
-  Bitboard occupied = pos.occupied() ^ SquareBB(ksq);
-  ForEachSquare(lances & lines, [&](Square s) {
-    if ((StepAttacks(kThem, kLance, s) & safe).Any())
-      safe = safe.AndNot(LanceAttacks(kThem, s, occupied));
-  });
-  ForEachSquare(bishops & lines, [&](Square s) {
-    if ((StepAttacks(kThem, kBishop, s) & safe).Any())
-      safe = safe.AndNot(BishopAttacks(s, occupied));
-  });
-  ForEachSquare(rooks & lines, [&](Square s) {
-    if ((StepAttacks(kThem, kRook, s) & safe).Any()) safe = safe.AndNot(RookAttacks(s, occupied));
-  });
-  return safe;
+  return safe.AndNot(SlidersAttackOf<kThem>(lances & lines, bishops & lines, rooks & lines, safe,
+                                            pos.occupied() ^ SquareBB(ksq)));
 }
 
 // King moves to targets that the enemy does not attack once the king has left its square.
@@ -424,23 +433,6 @@ class AttackerSets {
       if ((Between(s, sq) & occupied).None()) return true;
     }
     return false;
-  }
-
-  // The squares of `targets` our sliders attack through `occupied` (horses and dragons by their
-  // lines only: their steps are in StepTargets). A slider whose empty-board reach misses them
-  // is skipped before its attacks are worked out.
-  Bitboard SlidersAttackOf(Bitboard targets, Bitboard occupied) const {
-    Bitboard attacked;
-    ForEachSquare(lances_, [&](Square s) {
-      if ((StepAttacks(C, kLance, s) & targets).Any()) attacked |= LanceAttacks(C, s, occupied);
-    });
-    ForEachSquare(bishops_, [&](Square s) {
-      if ((StepAttacks(C, kBishop, s) & targets).Any()) attacked |= BishopAttacks(s, occupied);
-    });
-    ForEachSquare(rooks_, [&](Square s) {
-      if ((StepAttacks(C, kRook, s) & targets).Any()) attacked |= RookAttacks(s, occupied);
-    });
-    return attacked & targets;
   }
 
   // Every square a non-sliding piece attacks (horses and dragons by their steps), all pieces at
@@ -1071,21 +1063,9 @@ class RepliesAfterCheck {
                   [&](Square sq) { attacked |= StepAttacks(Us, TypeOf(pos_.piece_on(sq)), sq); });
     Bitboard escapes = KingAttacks(king_).AndNot(theirs_).AndNot(attacked);
     if (escapes.None()) return 0;
-    // Slider by slider (a few bit extractions), not a look at every slider on a line through
-    // each escape; one whose empty-board reach misses the escapes is skipped first.
     Bitboard without_king = occupied_ ^ SquareBB(king_);
-    Bitboard covered;
-    ForEachSquare(lances_, [&](Square s) {
-      if ((StepAttacks(Us, kLance, s) & escapes).Any())
-        covered |= LanceAttacks(Us, s, without_king);
-    });
-    ForEachSquare(bishops_, [&](Square s) {
-      if ((StepAttacks(Us, kBishop, s) & escapes).Any()) covered |= BishopAttacks(s, without_king);
-    });
-    ForEachSquare(rooks_, [&](Square s) {
-      if ((StepAttacks(Us, kRook, s) & escapes).Any()) covered |= RookAttacks(s, without_king);
-    });
-    return escapes.AndNot(covered).Count();
+    return escapes.AndNot(SlidersAttackOf<Us>(lances_, bishops_, rooks_, escapes, without_king))
+        .Count();
   }
   // Their pieces other than the king that attack sq, pinned ones included (a caller takes out
   // Pinned where it finds any). Read off the position's boards: their pieces stand where they
