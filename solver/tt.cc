@@ -91,6 +91,16 @@ SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand
   return {live, live & other_set, live & same_unknown};
 }
 
+// Hand::Dominates's guard bits, read off the function: a hand of one bit k does not hold the
+// empty hand exactly when k is a guard.
+constexpr uint32_t kHandGuards = [] {
+  uint32_t guards = 0;
+  for (int k = 0; k < 32; ++k) {
+    if (!Hand(1u << k).Dominates(Hand())) guards |= 1u << k;
+  }
+  return guards;
+}();
+
 }  // namespace
 
 TranspositionTable::TranspositionTable(int64_t megabytes) {
@@ -228,10 +238,101 @@ void TranspositionTable::Clear() {
 }
 
 TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) const {
-  TTProbe result;
   const TTBucket& bucket = BucketFor(board_key);
+  const uint32_t held = bucket.Holding(board_key);
+  if (held == 0) return TTProbe{};
+#ifdef __AVX2__
+  // The held slots side by side, as in Classify. Without a proof or disproof that may apply
+  // (most probes), the result is the exact hand's unknown entry and the other hands' floors,
+  // found without a branch per slot; else the slots are read in order (ProbeSlots). 寿, 300k
+  // nodes: Probe took 68.6M instructions slot by slot, 56.5M so (ProbeSlots included).
+  const __m128i* entries = reinterpret_cast<const __m128i*>(bucket.entries);
+  auto slots_i_and_4_more = [entries](int i) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128(entries + i)),
+                                   _mm_load_si128(entries + i + 4), 1);
+  };
+  __m256i v0 = slots_i_and_4_more(0), v1 = slots_i_and_4_more(1);
+  __m256i v2 = slots_i_and_4_more(2), v3 = slots_i_and_4_more(3);
+  __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
+  __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
+  __m256i hands = _mm256_unpacklo_epi64(t0, t2);
+  __m256i pns = _mm256_unpackhi_epi64(t0, t2);
+  __m256i dns = _mm256_unpacklo_epi64(t1, t3);
+  __m256i lengths_and_generations = _mm256_unpackhi_epi64(t1, t3);
+  __m256i generations = _mm256_srli_epi32(lengths_and_generations, 16);
+  const __m256i zero = _mm256_setzero_si256();
+  // The generations' halves cleared (a blend: one instruction where a mask took four).
+  __m256i lengths = _mm256_blend_epi16(lengths_and_generations, zero, 0xaa);
+  auto slots = [](__m256i lanes) {
+    return uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
+  };
+  // From memory: a folded load, where a broadcast took three instructions.
+  alignas(32) static constexpr uint32_t kGuardLanes[8] = {kHandGuards, kHandGuards, kHandGuards,
+                                                          kHandGuards, kHandGuards, kHandGuards,
+                                                          kHandGuards, kHandGuards};
+  const __m256i guards = _mm256_load_si256(reinterpret_cast<const __m256i*>(kGuardLanes));
+  const __m256i probe_hand = _mm256_set1_epi32(int32_t(hand.bits()));
+  // Lanes whose hand holds the probe's, and whose hand the probe's holds (Hand::Dominates).
+  __m256i above =
+      _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_sub_epi32(hands, probe_hand), guards), zero);
+  __m256i below =
+      _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_sub_epi32(probe_hand, hands), guards), zero);
+  __m256i proven = _mm256_cmpeq_epi32(pns, zero);
+  __m256i disproven = _mm256_cmpeq_epi32(dns, zero);
+  __m256i depth_v = _mm256_set1_epi32(depth);
+  // A superset of the finals ProbeSlots would take: proofs within the depth of a hand the
+  // probe's holds, disproofs to at least the depth of a hand holding the probe's, of any
+  // generation (a stale one of the same board is rare).
+  __m256i may_prove =
+      _mm256_andnot_si256(_mm256_cmpgt_epi32(lengths, depth_v), _mm256_and_si256(proven, below));
+  __m256i may_disprove =
+      _mm256_andnot_si256(_mm256_cmpgt_epi32(depth_v, lengths), _mm256_and_si256(disproven, above));
+  uint32_t finals = slots(_mm256_or_si256(may_prove, may_disprove));
+  if ((finals & held) != 0) return ProbeSlots(bucket, held, hand, depth);
+  // The unknown entries of the set in use.
+  __m256i unknown =
+      _mm256_andnot_si256(_mm256_or_si256(proven, disproven),
+                          _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(current_)));
+  __m256i same = _mm256_cmpeq_epi32(hands, probe_hand);
+  TTProbe result;
+  uint32_t exact = slots(_mm256_and_si256(unknown, same)) & held;
+  if (exact != 0) {
+    // The floors are read only for a position not found: not worked out.
+    const TTEntry& e = bucket.entries[std::countr_zero(exact)];
+    result.pn = e.pn;
+    result.dn = e.dn;
+    result.pieces = hand;
+    result.found = true;
+    return result;
+  }
+  // The floors: the largest proof number of a stronger hand, disproof number of a weaker one
+  // (a lane of the exact hand counts as neither, as it holds and is held by the probe's).
+  const __m256i held_lanes =
+      _mm256_cmpgt_epi32(_mm256_and_si256(_mm256_set1_epi32(int32_t(held)),
+                                          _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+                         zero);
+  __m256i others = _mm256_andnot_si256(same, _mm256_and_si256(unknown, held_lanes));
+  __m256i pn_lanes = _mm256_and_si256(pns, _mm256_and_si256(others, above));
+  __m256i dn_lanes =
+      _mm256_and_si256(dns, _mm256_andnot_si256(above, _mm256_and_si256(others, below)));
+  // Both maxima at once: pn lanes in the low half, dn lanes in the high half.
+  __m256i m = _mm256_max_epu32(_mm256_permute2x128_si256(pn_lanes, dn_lanes, 0x20),
+                               _mm256_permute2x128_si256(pn_lanes, dn_lanes, 0x31));
+  m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0x4e));
+  m = _mm256_max_epu32(m, _mm256_shuffle_epi32(m, 0xb1));
+  result.pn_floor = PnDn(_mm256_extract_epi32(m, 0));
+  result.dn_floor = PnDn(_mm256_extract_epi32(m, 4));
+  return result;
+#else
+  return ProbeSlots(bucket, held, hand, depth);
+#endif
+}
+
+TTProbe TranspositionTable::ProbeSlots(const TTBucket& bucket, uint32_t held, Hand hand,
+                                       int depth) const {
+  TTProbe result;
   int best_length = kInfiniteDepth;
-  for (uint32_t held = bucket.Holding(board_key); held != 0; held &= held - 1) {
+  for (; held != 0; held &= held - 1) {
     int i = std::countr_zero(held);
     const TTEntry& e = bucket.entries[i];
     if (!Valid(e)) continue;

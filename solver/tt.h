@@ -101,7 +101,8 @@ struct TTProbe {
   // Bounds from the unknown entries of the same board with other attacker hands, for a
   // position met for the first time: one whose attacker holds more is no harder to prove, so
   // its proof number bounds this one's from below (pn_floor); one whose attacker holds less is
-  // no harder to disprove (dn_floor). 0: no such entry.
+  // no harder to disprove (dn_floor). 0: no such entry. Only when nothing is found (a search
+  // reads them for a new position only): with a result they may be left 0.
   PnDn pn_floor = 0;
   PnDn dn_floor = 0;
 };
@@ -168,6 +169,8 @@ class TranspositionTable {
   void StopPopulating();
   void SetActive(uint64_t buckets);
   void ResetActive();
+  // Probe's reading of the slots `held` one by one, in order.
+  TTProbe ProbeSlots(const TTBucket& bucket, uint32_t held, Hand hand, int depth) const;
   // The slot for an unknown result of exactly (board, hand), or the one to replace; its tag
   // is set to the board with at least `amount` (scaled).
   TTEntry* Slot(TTBucket& bucket, uint64_t board_key, Hand hand, uint8_t amount);

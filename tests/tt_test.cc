@@ -279,20 +279,51 @@ TEST(TranspositionTableTest, OtherHandsUnknownEntriesGiveFloors) {
   EXPECT_EQ(p.pn_floor, 7u);
   EXPECT_EQ(p.dn_floor, 11u);
 
-  // The exact hand's entry is found as before, the floors beside it.
+  // The exact hand's entry is found as before (the floors are then left out: a search reads
+  // them only for a position not found).
   tt.StoreUnknown(kKey, h, 4, 4, 1);
   p = tt.Probe(kKey, h, 5);
   ASSERT_TRUE(p.found);
   EXPECT_EQ(p.pn, 4u);
   EXPECT_EQ(p.dn, 4u);
-  EXPECT_EQ(p.pn_floor, 7u);
-  EXPECT_EQ(p.dn_floor, 11u);
 
   // The other unknown set's entries give none.
   tt.UseUnknownSet(1);
   p = tt.Probe(kKey, h, 5);
   EXPECT_EQ(p.pn_floor, 0u);
   EXPECT_EQ(p.dn_floor, 0u);
+}
+
+TEST(TranspositionTableTest, FinalsThatDoNotApplyLeaveTheUnknownResultAndFloors) {
+  TranspositionTable tt(1);
+  Hand h = MakeHand(1, 0, 0, 1, 0, 0, 0);
+  // A proof longer than the depth, one needing a gold, a disproof too shallow and one of a
+  // hand without the silver: none applies (stored first, as a final drops the unknown entries
+  // it covers).
+  tt.StoreProven(kKey, MakeHand(1, 0, 0, 0, 0, 0, 0), 9, 1);
+  tt.StoreProven(kKey, MakeHand(0, 0, 0, 0, 1, 0, 0), 1, 1);
+  tt.StoreDisproven(kKey, MakeHand(3, 0, 0, 1, 0, 0, 0), 3, 1);
+  tt.StoreDisproven(kKey, MakeHand(3, 0, 0, 0, 0, 0, 0), 99, 1);
+  tt.StoreUnknown(kKey, MakeHand(2, 0, 0, 1, 0, 0, 0), 7, 3, 1);
+  tt.StoreUnknown(kKey, MakeHand(0, 0, 0, 1, 0, 0, 0), 2, 11, 1);
+  TTProbe p = tt.Probe(kKey, h, 5);
+  EXPECT_FALSE(p.found);
+  EXPECT_EQ(p.pn_floor, 7u);
+  EXPECT_EQ(p.dn_floor, 11u);
+  tt.StoreUnknown(kKey, h, 4, 6, 1);
+  p = tt.Probe(kKey, h, 5);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 4u);
+  EXPECT_EQ(p.dn, 6u);
+  // At depth 9 the first proof applies, at depth 2 the first disproof.
+  p = tt.Probe(kKey, h, 9);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.pn, 0u);
+  EXPECT_EQ(p.length, 9);
+  p = tt.Probe(kKey, h, 2);
+  ASSERT_TRUE(p.found);
+  EXPECT_EQ(p.dn, 0u);
+  EXPECT_EQ(p.depth, 3);
 }
 
 TEST(TranspositionTableTest, FinalResultsTakePrecedenceOverUnknownOnes) {
