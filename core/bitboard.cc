@@ -96,7 +96,7 @@ void Init() {
       l.lo = uint64_t(line.bits());
       l.hi = uint64_t(line.bits() >> 64);
       l.lo_count = std::popcount(l.lo);
-      l.pos = (line & Bitboard((Bitboard::Bits(1) << sq) - 1)).Count();
+      l.reach = line_reach[(line & Bitboard((Bitboard::Bits(1) << sq) - 1)).Count()];
     }
   }
 #endif

@@ -143,11 +143,14 @@ inline Bitboard RayAttack(int dir, Square sq, Bitboard occupied) {
 
 #ifdef __BMI2__
 // A line (file, rank or diagonal) through a square, for the slider attacks by bit extraction:
-// its squares on the two 64-bit halves of the board, how many lie on the lower half, and where
-// the square itself stands among them (lowest index first).
+// its squares on the two 64-bit halves of the board, how many lie on the lower half, and the
+// reach table of the square's place among them (line_reach[place], lowest index first). The
+// table's address rather than the place: no multiply per line, and 32 bytes a line index
+// with one shift (寿 300k nodes: 1,000.89M -> 993.39M instructions).
 struct LineMasks {
   uint64_t lo, hi;
-  uint32_t lo_count, pos;
+  const uint16_t* reach;
+  uint32_t lo_count;
 };
 enum LineKind { kFileLine, kRankLine, kDiagonal, kAntiDiagonal, kNumLineKinds };
 extern LineMasks line_masks[kNumSquares][kNumLineKinds];
@@ -161,7 +164,7 @@ inline Bitboard LineAttack(const LineMasks& l, Bitboard occupied) {
   using Bits = Bitboard::Bits;
   uint64_t lo = uint64_t(occupied.bits()), hi = uint64_t(occupied.bits() >> 64);
   uint32_t index = uint32_t(_pext_u64(lo, l.lo) | _pext_u64(hi, l.hi) << l.lo_count);
-  uint64_t reach = line_reach[l.pos][index];
+  uint64_t reach = l.reach[index];
   return Bitboard(Bits(_pdep_u64(reach, l.lo)) | Bits(_pdep_u64(reach >> l.lo_count, l.hi)) << 64);
 }
 #endif
