@@ -388,11 +388,15 @@ Bitboard Position::AttackersTo(Color c, Square sq, Bitboard occ) const {
 }
 
 Bitboard Position::SliderBlockers(Color king_color, Square ksq, Bitboard sliders_color) const {
-  Bitboard snipers =
-      ((StepAttacks(king_color, kLance, ksq) & by_type_[kLance]) |
-       (StepAttacks(king_color, kBishop, ksq) & (by_type_[kBishop] | by_type_[kHorse])) |
-       (StepAttacks(king_color, kRook, ksq) & (by_type_[kRook] | by_type_[kDragon]))) &
-      sliders_color;
+  // In vector registers: the eleven boards took two general registers and an operation each
+  // (寿 300k nodes: 993.39M -> 990.61M instructions).
+  const Bitboard* reach = bb_internal::step_attacks[king_color][ksq];
+  BoardVector snipers_v =
+      ((AsVector(reach[kLance]) & AsVector(by_type_[kLance])) |
+       (AsVector(reach[kBishop]) & (AsVector(by_type_[kBishop]) | AsVector(by_type_[kHorse]))) |
+       (AsVector(reach[kRook]) & (AsVector(by_type_[kRook]) | AsVector(by_type_[kDragon])))) &
+      AsVector(sliders_color);
+  Bitboard snipers(std::bit_cast<Bitboard::Bits>(snipers_v));
   Bitboard blockers;
   Bitboard occ = occupied();
   ForEachSquare(snipers, [&](Square s) {
