@@ -193,8 +193,9 @@ inline Bitboard LanceAttacks(Color c, Square sq, Bitboard occupied) {
   return RayAttack(c == kBlack ? kNorth : kSouth, sq, occupied);
 }
 // With BMI2, a line at a time by bit extraction (about a third of the instructions of four rays);
-// without, ray by ray.
-inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
+// without, ray by ray. Always inline: GCC kept them as calls in the move generators (寿 300k
+// nodes: 990.61M -> 984.12M instructions).
+[[gnu::always_inline]] inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
 #ifdef __BMI2__
   return LineAttack(line_masks[sq][kDiagonal], occupied) |
@@ -204,7 +205,7 @@ inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
          RayAttack(kNorthEast, sq, occupied) | RayAttack(kSouthEast, sq, occupied);
 #endif
 }
-inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
+[[gnu::always_inline]] inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
 #ifdef __BMI2__
   return LineAttack(line_masks[sq][kFileLine], occupied) |
