@@ -395,7 +395,18 @@ TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand han
 
 void TranspositionTable::StoreUnknown(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
                                       uint32_t amount) {
-  BeforeStore();
+  // The growth events in a call of their own, at the end: the common store then calls nothing
+  // and saves fewer registers (寿 300k nodes: 984.12M -> 981.97M instructions).
+  if (used_ >= next_event_) [[unlikely]]
+    return StoreUnknownAfterFill(board_key, hand, pn, dn, amount);
+  TTEntry* e = Slot(BucketFor(board_key), board_key, hand, AmountScale(amount));
+  e->pn = pn;
+  e->dn = dn;
+}
+
+void TranspositionTable::StoreUnknownAfterFill(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
+                                               uint32_t amount) {
+  OnFill();
   TTEntry* e = Slot(BucketFor(board_key), board_key, hand, AmountScale(amount));
   e->pn = pn;
   e->dn = dn;

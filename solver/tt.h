@@ -156,6 +156,9 @@ class TranspositionTable {
     if (used_ >= next_event_) OnFill();
   }
   void OnFill();
+  // StoreUnknown when a growth event is due.
+  [[gnu::noinline]] void StoreUnknownAfterFill(uint64_t board_key, Hand hand, PnDn pn, PnDn dn,
+                                               uint32_t amount);
   // Spreads the entries over sixteen times as many buckets (all of them when that is more
   // than half).
   void Grow();
