@@ -108,6 +108,9 @@ class DfpnSearch {
     // A new child's numbers start no lower than the other hands' entries allow (TTProbe;
     // the proof number's only in the unbounded search). Set by LookUp when it finds nothing.
     PnDn pn_floor = 0, dn_floor = 0;
+    // SegmentBucketIndex(full key): for the prefetch and then the look-up (hashing the key
+    // once less per child: 寿's first 300k nodes, 0.35% of all instructions).
+    uint32_t segment_bucket;
     void RaiseToFloors(NodeResult& r) const {
       r.pn = std::max(r.pn, pn_floor);
       r.dn = std::max(r.dn, dn_floor);
@@ -190,13 +193,15 @@ class DfpnSearch {
   };
   static constexpr size_t kSegmentBuckets = size_t(1) << 14;
   std::vector<SegmentBucket> segment_cache_;
-  SegmentBucket& BucketOf(uint64_t key) {
-    return segment_cache_[(MixKey(key) >> 20) & (kSegmentBuckets - 1)];
+  static uint32_t SegmentBucketIndex(uint64_t key) {
+    return uint32_t((MixKey(key) >> 20) & (kSegmentBuckets - 1));
   }
+  SegmentBucket& BucketOf(uint64_t key) { return segment_cache_[SegmentBucketIndex(key)]; }
   // A disproof for the child `key` at `child_ply` (its depth at least `child_depth`) whose
   // positions are on the path; `from`: the ply where they start.
-  const SegmentDisproof* FindSegmentDisproof(uint64_t key, int child_depth, int child_ply,
-                                             int parent_ply, int* from);
+  // `bucket`: SegmentBucketIndex(key).
+  const SegmentDisproof* FindSegmentDisproof(uint64_t key, uint32_t bucket, int child_depth,
+                                             int child_ply, int parent_ply, int* from);
   void StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies, int depth);
   // Set hash of the path's positions: segment_hash_[p + 1] combines those up to ply p.
   std::vector<uint64_t> segment_hash_;
