@@ -127,6 +127,9 @@ class DfpnSearch {
   // The defender to move is mated: no legal reply, or (tsume rules) only useless drops.
   // `evasions`: the defender's legal moves when already generated.
   bool IsMatedUnderRules(Position& pos, int nesting = 0, const MoveList* evasions = nullptr);
+  // The rest of IsMatedUnderRules, out of line: the defender, in check from a ranged piece,
+  // has legal moves.
+  bool OnlyUselessDrops(Position& pos, int nesting, const MoveList* evasions);
   // Mate-in-1 / no-check test of an OR node just reached; returns a final result or unknown.
   NodeResult QuickOrNode(Position& pos, int depth);
   // True when the search must stop. Inline for its common case: no limit reached and no
