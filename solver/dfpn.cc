@@ -635,12 +635,11 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
 int PromotionTwin(std::span<const Move> moves, int i) {
   Move m = moves[i];
   if (m.is_drop()) return -1;
+  // The other choice differs in the promotion flag alone (the same piece moves from and to the
+  // same squares): one compare per move (寿's first 300k nodes: 0.25% of all instructions).
+  const uint32_t other = m.bits() ^ Move::Normal(0, 0, kNoPieceType, true).bits();
   for (int j = 0; j < int(moves.size()); ++j) {
-    Move o = moves[j];
-    if (j != i && !o.is_drop() && o.is_promotion() != m.is_promotion() && o.from() == m.from() &&
-        o.to() == m.to()) {
-      return j;
-    }
+    if (moves[j].bits() == other) return j;
   }
   return -1;
 }
@@ -911,7 +910,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
     // An OR node's children are its checks, in the order of `moves`; each pair is found from
     // its promotion.
     std::span<const Move> checks(moves.begin(), size_t(moves.size()));
-    for (int i = 0; i < int(children.size()); ++i) {
+    for (int i = 0; i < int(checks.size()); ++i) {
       if (!checks[i].is_promotion()) continue;
       if (int j = PromotionTwin(checks, i); j >= 0) {
         children[i].twin = j;
