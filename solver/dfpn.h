@@ -120,7 +120,8 @@ class DfpnSearch {
   };
 
   NodeResult Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool or_node, uint64_t path_key);
-  void InitChild(Position& pos, Child& child, int child_depth, bool child_or);
+  // `ply`: pos.ply(), the node's (read once per node: it costs a division).
+  void InitChild(Position& pos, int ply, Child& child, int child_depth, bool child_or);
   // Repetition, path table and TT look-up for a child; false when nothing is known.
   // `parent_ply`: the last ply on the path before the child.
   bool LookUp(Child& child, uint64_t full_key, int child_depth, int parent_ply);
