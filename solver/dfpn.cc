@@ -701,14 +701,22 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
   // computed and their buckets loaded when they become children (0 here).
   uint64_t child_board_keys[kMaxMoves];
   // Without interposition squares (most nodes) no move waits: the tests per move are left out
-  // here and where the children are made (寿's first 300k nodes: 0.6% of all instructions).
+  // here and where the children are made, each in a loop of its own (寿's first 300k nodes:
+  // 0.9% of all instructions; a test of the flag per move kept a third of it).
   const bool any_interposition = interposition.Any();
-  for (int i = 0; i < moves.size(); ++i) {
-    if (any_interposition && IsDeferrableDrop(moves[i], interposition)) {
-      child_board_keys[i] = 0;
-    } else {
+  if (!any_interposition) {
+    for (int i = 0; i < moves.size(); ++i) {
       child_board_keys[i] = pos.BoardKeyAfter(moves[i]);
       tt_.Prefetch(child_board_keys[i]);
+    }
+  } else {
+    for (int i = 0; i < moves.size(); ++i) {
+      if (IsDeferrableDrop(moves[i], interposition)) {
+        child_board_keys[i] = 0;
+      } else {
+        child_board_keys[i] = pos.BoardKeyAfter(moves[i]);
+        tt_.Prefetch(child_board_keys[i]);
+      }
     }
   }
   OrderMoves(pos, moves, child_board_keys, or_node);
