@@ -1113,6 +1113,13 @@ class RepliesAfterCheck {
   Bitboard lances_, bishops_, rooks_;
 };
 
+// Our pieces checking their king after our move m. Out of line: needed only for a move off a
+// line between their king and our slider (rare), and inline its registers cost the estimate.
+template <Color Us>
+[[gnu::noinline]] Bitboard CheckersAfter(const Position& pos, Move m) {
+  return AfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m).Checkers();
+}
+
 template <Color Us>
 int EstimateRepliesToCheckFor(const Position& pos, Move m) {
   RepliesAfterCheck<Us> after(pos, m);
@@ -1122,7 +1129,7 @@ int EstimateRepliesToCheckFor(const Position& pos, Move m) {
   // checks.
   Bitboard checkers = SquareBB(m.to());
   if (!m.is_drop() && pos.blockers_for_king(RepliesAfterCheck<Us>::kThem).Test(m.from())) {
-    checkers = AfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m).Checkers();
+    checkers = CheckersAfter<Us>(pos, m);
   }
   assert(checkers.Any());
   if (checkers.MoreThanOne()) return replies;
