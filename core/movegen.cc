@@ -835,14 +835,21 @@ class AfterCheck {
 };
 
 // The squares their king could step to now, were it not in check: free of their pieces and
-// not attacked by ours (`ours`: all our pieces, with the king gone from its square). Found once
-// per position, so a check that leaves one of them free is told apart without working out the
-// position after it. The steps of all our pieces at once, then the squares on the lines of each
-// slider of ours near enough to matter (a few sliders, rather than a slider test per square).
+// not attacked by ours (with the king gone from its square). Found once per position, so a check
+// that leaves one of them free is told apart without working out the position after it. The
+// steps of our stepping pieces near the king one by one (looked up: 0.37% fewer instructions on
+// 寿 than the steps of all our pieces at once by shifts, AttackerSets::StepTargets), then the
+// squares on the lines of each slider of ours near enough to matter (a few sliders, rather than
+// a slider test per square).
 template <Color Us>
-Bitboard FreeKingSquares(const Position& pos, const AttackerSets<Us>& ours) {
+Bitboard FreeKingSquares(const Position& pos) {
   Square king = pos.king_square(Side<Us>::kThem);
-  Bitboard free = KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem)).AndNot(ours.StepTargets());
+  Bitboard steppers = (kKingNeighbourhood[king] & pos.pieces(Us))
+                          .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
+  Bitboard attacked;
+  ForEachSquare(steppers,
+                [&](Square sq) { attacked |= StepAttacks(Us, TypeOf(pos.piece_on(sq)), sq); });
+  Bitboard free = KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem)).AndNot(attacked);
   if (free.None()) return free;
   Bitboard without_king = pos.occupied() ^ SquareBB(king);
   auto cover = [&](Bitboard sliders, PieceType reach_type) {
@@ -1005,7 +1012,7 @@ Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only)
   // No check (nor a king to check) means no mate; FreeKingSquares needs the king.
   if (checks.empty()) return Move::None();
   AttackerSets<Us> ours(pos, pos.pieces(Us));
-  Bitboard free = FreeKingSquares<Us>(pos, ours);
+  Bitboard free = FreeKingSquares<Us>(pos);
   for (Move m : checks) {
     // A checking pawn drop that mates is illegal (and not generated); it touches the king, so
     // nothing can be dropped in between either.
