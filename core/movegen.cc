@@ -869,9 +869,8 @@ Bitboard FreeKingSquares(const Position& pos) {
 // The part of KeepsFreeKingSquare past its first test, out of line: most checks are told apart
 // by that test, and the loop calling it stays free of this part's registers.
 template <Color Us>
-[[gnu::noinline]] bool KeepsFreeKingSquareOnLines(const Position& pos, const AttackerSets<Us>& ours,
-                                                  Bitboard free, Move m, Bitboard left,
-                                                  Bitboard from_lines) {
+[[gnu::noinline]] bool KeepsFreeKingSquareOnLines(const Position& pos, Bitboard free, Move m,
+                                                  Bitboard left, Bitboard from_lines) {
   PieceType pt = m.after_type();
   Square to = m.to();
   bool slider = pt == kLance || pt == kBishop || pt == kRook || pt == kHorse || pt == kDragon;
@@ -883,9 +882,25 @@ template <Color Us>
     left = free.AndNot(Attacks(Us, pt, to, occupied) | SquareBB(to));
     if (left.AndNot(from_lines).Any()) return true;
   }
-  // What is left lies on a line through m.from(): a slider might now see past it.
+  // What is left lies on a line through m.from(): a slider might now see past it. Our sliders
+  // as they stand before m, read off the position's boards.
+  Bitboard ours = pos.pieces(Us);
+  Bitboard lances = pos.pieces(kLance) & ours;
+  Bitboard bishops = (pos.pieces(kBishop) | pos.pieces(kHorse)) & ours;
+  Bitboard rooks = (pos.pieces(kRook) | pos.pieces(kDragon)) & ours;
+  constexpr Color kThem = Side<Us>::kThem;
   for (Square e : left) {
-    if (!ours.SlidersAttack(e, occupied)) return true;
+    Bitboard snipers = (StepAttacks(kThem, kLance, e) & lances) |
+                       (StepAttacks(kThem, kRook, e) & rooks) |
+                       (StepAttacks(kThem, kBishop, e) & bishops);
+    bool attacked = false;
+    for (Square s : snipers) {
+      if ((Between(s, e) & occupied).None()) {
+        attacked = true;
+        break;
+      }
+    }
+    if (!attacked) return true;
   }
   return false;
 }
@@ -897,9 +912,7 @@ template <Color Us>
 // covers them. The square m.to() itself is not counted. Inline, its first test only: that one
 // settles most checks.
 template <Color Us>
-[[gnu::always_inline]] inline bool KeepsFreeKingSquare(const Position& pos,
-                                                       const AttackerSets<Us>& ours, Bitboard free,
-                                                       Move m) {
+[[gnu::always_inline]] inline bool KeepsFreeKingSquare(const Position& pos, Bitboard free, Move m) {
   PieceType pt = m.after_type();
   Square to = m.to();
   // The squares left by the arriving piece's empty-board reach: its attack for a stepping piece,
@@ -913,19 +926,18 @@ template <Color Us>
   // per square (a cache miss, once most of this test's time).
   Bitboard from_lines = m.is_drop() ? Bitboard() : LinesThrough(m.from());
   if (left.AndNot(from_lines).Any()) return true;
-  return KeepsFreeKingSquareOnLines<Us>(pos, ours, free, m, left, from_lines);
+  return KeepsFreeKingSquareOnLines<Us>(pos, free, m, left, from_lines);
 }
 
 // Whether the legal checking move m leaves the opponent without a legal reply, answered on the
-// position as it would be after m without making it. `ours_now` holds our pieces before m.
+// position as it would be after m without making it.
 // kUnknown only when the one remaining defence is a pawn drop that might itself be a pawn-drop
 // mate. `kClassifyDrops`: a check that only drops in between answer reads kDropsOnly (kUnknown
 // stays kUnknown), not kNoMate. Out of line: the tests before it settle about 29 checks in 30,
 // and inline it cost their loop in FindMateIn1For registers (0.67% of the instructions on 寿).
 template <Color Us, bool kClassifyDrops = false>
-[[gnu::noinline]] MateAnswer MateAfterCheck(const Position& pos, const AttackerSets<Us>& ours_now,
-                                            Move m) {
-  AfterCheck<Us> after(pos, ours_now, m);
+[[gnu::noinline]] MateAnswer MateAfterCheck(const Position& pos, Move m) {
+  AfterCheck<Us> after(pos, AttackerSets<Us>(pos, pos.pieces(Us)), m);
   if (after.AnyKingEscape()) return MateAnswer::kNoMate;
   Bitboard checkers = after.Checkers();
   if (checkers.MoreThanOne()) return MateAnswer::kMate;
@@ -1003,23 +1015,21 @@ bool PawnDropMates(const Position& pos, Square sq) {
   for (Square e : KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem))) {
     if (!GuardedBy<Us>(pos, pos.pieces(Us), e, occupied)) return false;
   }
-  return MateAfterCheck<Us>(pos, AttackerSets<Us>(pos, pos.pieces(Us)), Move::Drop(kPawn, sq)) ==
-         MateAnswer::kMate;
+  return MateAfterCheck<Us>(pos, Move::Drop(kPawn, sq)) == MateAnswer::kMate;
 }
 
 template <Color Us, bool kClassifyDrops>
 Move FindMateIn1For(Position& pos, const MoveList& checks, MoveList* drops_only) {
   // No check (nor a king to check) means no mate; FreeKingSquares needs the king.
   if (checks.empty()) return Move::None();
-  AttackerSets<Us> ours(pos, pos.pieces(Us));
   Bitboard free = FreeKingSquares<Us>(pos);
   for (Move m : checks) {
     // A checking pawn drop that mates is illegal (and not generated); it touches the king, so
     // nothing can be dropped in between either.
     if (m.is_drop() && m.dropped_type() == kPawn) continue;
-    if (free.Any() && KeepsFreeKingSquare<Us>(pos, ours, free, m)) continue;
+    if (free.Any() && KeepsFreeKingSquare<Us>(pos, free, m)) continue;
     if (KingTakesChecker<Us>(pos, m)) continue;
-    MateAnswer answer = MateAfterCheck<Us, kClassifyDrops>(pos, ours, m);
+    MateAnswer answer = MateAfterCheck<Us, kClassifyDrops>(pos, m);
     if (answer == MateAnswer::kUnknown) {
       pos.DoMove(m);
       bool mated = !HasEvasion(pos);
