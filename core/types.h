@@ -116,13 +116,15 @@ class Hand {
 
   // The most pieces of each kind a complete set has.
   static constexpr int kMaxCount[8] = {0, 18, 4, 4, 4, 2, 2, 4};
+  // The guard bit above each field: Dominates is ((a - b) & kGuards) == 0 (the table's Probe
+  // compares eight hands at once this way).
+  static constexpr uint32_t kGuards =
+      (1u << 5) | (1u << 9) | (1u << 13) | (1u << 17) | (1u << 21) | (1u << 24) | (1u << 27);
 
  private:
   // Fields: pawn 5 bits, lance/knight/silver/gold 3 bits, bishop/rook 2 bits, each + guard bit.
   static constexpr int kShift[8] = {0, 0, 6, 10, 14, 22, 25, 18};
   static constexpr uint32_t kMask[8] = {0, 31, 7, 7, 7, 3, 3, 7};
-  static constexpr uint32_t kGuards =
-      (1u << 5) | (1u << 9) | (1u << 13) | (1u << 17) | (1u << 21) | (1u << 24) | (1u << 27);
   uint32_t bits_ = 0;
 };
 

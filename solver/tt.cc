@@ -91,16 +91,6 @@ SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand
   return {live, live & other_set, live & same_unknown};
 }
 
-// Hand::Dominates's guard bits, read off the function: a hand of one bit k does not hold the
-// empty hand exactly when k is a guard.
-constexpr uint32_t kHandGuards = [] {
-  uint32_t guards = 0;
-  for (int k = 0; k < 32; ++k) {
-    if (!Hand(1u << k).Dominates(Hand())) guards |= 1u << k;
-  }
-  return guards;
-}();
-
 }  // namespace
 
 TranspositionTable::TranspositionTable(int64_t megabytes) {
@@ -267,9 +257,9 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
     return uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(lanes)));
   };
   // From memory: a folded load, where a broadcast took three instructions.
-  alignas(32) static constexpr uint32_t kGuardLanes[8] = {kHandGuards, kHandGuards, kHandGuards,
-                                                          kHandGuards, kHandGuards, kHandGuards,
-                                                          kHandGuards, kHandGuards};
+  constexpr uint32_t kGuards = Hand::kGuards;
+  alignas(32) static constexpr uint32_t kGuardLanes[8] = {kGuards, kGuards, kGuards, kGuards,
+                                                          kGuards, kGuards, kGuards, kGuards};
   const __m256i guards = _mm256_load_si256(reinterpret_cast<const __m256i*>(kGuardLanes));
   const __m256i probe_hand = _mm256_set1_epi32(int32_t(hand.bits()));
   // Lanes whose hand holds the probe's, and whose hand the probe's holds (Hand::Dominates).
