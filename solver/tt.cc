@@ -37,16 +37,21 @@ struct SlotMasks {
   uint32_t same_unknown = 0;  // live unknown entry of the set in use, of exactly the hand asked
 };
 
-SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand hand) {
-  uint32_t present = 0, other_set = 0, same_unknown = 0, empty = 0;
 #ifdef __AVX2__
-  // All eight at once: a slot by slot loop spent most of Slot's time in its branches.
+// A bucket's entries' fields side by side, one 32-bit lane per slot in the slot order, for
+// Classify and Probe to test all eight at once.
+struct EntryLanes {
+  __m256i hands, pns, dns;
+  __m256i lengths_and_generations;  // length_or_depth in the low half, generation above
+};
+
+[[gnu::always_inline]] inline EntryLanes Transpose(const TTBucket& bucket) {
   static_assert(offsetof(TTEntry, hand) == 0 && offsetof(TTEntry, pn) == 4 &&
-                offsetof(TTEntry, dn) == 8 && offsetof(TTEntry, generation) == 14);
-  // The entries' fields side by side, one per 32-bit lane in the slot order: each 128-bit
-  // half is transposed on its own, so the low halves are loaded with slots 0-3 and the high
-  // ones with 4-7 (loaded in order, the lanes came out as 0, 2, 4, 6, 1, 3, 5, 7, and putting
-  // the three masks back in order took more instructions than these loads).
+                offsetof(TTEntry, dn) == 8 && offsetof(TTEntry, length_or_depth) == 12 &&
+                offsetof(TTEntry, generation) == 14);
+  // Each 128-bit half is transposed on its own, so the low halves are loaded with slots 0-3
+  // and the high ones with 4-7 (loaded in order, the lanes came out as 0, 2, 4, 6, 1, 3, 5, 7,
+  // and putting the masks back in order took more instructions than these loads).
   const __m128i* entries = reinterpret_cast<const __m128i*>(bucket.entries);
   auto slots_i_and_4_more = [entries](int i) {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128(entries + i)),
@@ -56,10 +61,17 @@ SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand
   __m256i v2 = slots_i_and_4_more(2), v3 = slots_i_and_4_more(3);
   __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
   __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
-  __m256i hands = _mm256_unpacklo_epi64(t0, t2);
-  __m256i pns = _mm256_unpackhi_epi64(t0, t2);
-  __m256i dns = _mm256_unpacklo_epi64(t1, t3);
-  __m256i generations = _mm256_srli_epi32(_mm256_unpackhi_epi64(t1, t3), 16);
+  return {_mm256_unpacklo_epi64(t0, t2), _mm256_unpackhi_epi64(t0, t2),
+          _mm256_unpacklo_epi64(t1, t3), _mm256_unpackhi_epi64(t1, t3)};
+}
+#endif
+
+SlotMasks Classify(const TTBucket& bucket, uint16_t base, uint16_t current, Hand hand) {
+  uint32_t present = 0, other_set = 0, same_unknown = 0, empty = 0;
+#ifdef __AVX2__
+  // All eight at once: a slot by slot loop spent most of Slot's time in its branches.
+  const auto [hands, pns, dns, lengths_and_generations] = Transpose(bucket);
+  __m256i generations = _mm256_srli_epi32(lengths_and_generations, 16);
   const __m256i zero = _mm256_setzero_si256();
   __m256i is_final = _mm256_or_si256(_mm256_cmpeq_epi32(pns, zero), _mm256_cmpeq_epi32(dns, zero));
   __m256i in_use = _mm256_cmpeq_epi32(generations, _mm256_set1_epi32(current));
@@ -236,19 +248,7 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
   // (most probes), the result is the exact hand's unknown entry and the other hands' floors,
   // found without a branch per slot; else the slots are read in order (ProbeSlots). 寿, 300k
   // nodes: Probe took 68.6M instructions slot by slot, 56.5M so (ProbeSlots included).
-  const __m128i* entries = reinterpret_cast<const __m128i*>(bucket.entries);
-  auto slots_i_and_4_more = [entries](int i) {
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128(entries + i)),
-                                   _mm_load_si128(entries + i + 4), 1);
-  };
-  __m256i v0 = slots_i_and_4_more(0), v1 = slots_i_and_4_more(1);
-  __m256i v2 = slots_i_and_4_more(2), v3 = slots_i_and_4_more(3);
-  __m256i t0 = _mm256_unpacklo_epi32(v0, v1), t1 = _mm256_unpackhi_epi32(v0, v1);
-  __m256i t2 = _mm256_unpacklo_epi32(v2, v3), t3 = _mm256_unpackhi_epi32(v2, v3);
-  __m256i hands = _mm256_unpacklo_epi64(t0, t2);
-  __m256i pns = _mm256_unpackhi_epi64(t0, t2);
-  __m256i dns = _mm256_unpacklo_epi64(t1, t3);
-  __m256i lengths_and_generations = _mm256_unpackhi_epi64(t1, t3);
+  const auto [hands, pns, dns, lengths_and_generations] = Transpose(bucket);
   __m256i generations = _mm256_srli_epi32(lengths_and_generations, 16);
   const __m256i zero = _mm256_setzero_si256();
   // The generations' halves cleared (a blend: one instruction where a mask took four).
