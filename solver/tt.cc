@@ -318,8 +318,11 @@ TTProbe TranspositionTable::Probe(uint64_t board_key, Hand hand, int depth) cons
 #endif
 }
 
-TTProbe TranspositionTable::ProbeSlots(const TTBucket& bucket, uint32_t held, Hand hand,
-                                       int depth) const {
+// Inline in Probe: as a call, GCC realigned Probe's stack for its vectors on every probe (寿 300k
+// nodes: 931.82M -> 927.46M instructions).
+[[gnu::always_inline]] inline TTProbe TranspositionTable::ProbeSlots(const TTBucket& bucket,
+                                                                     uint32_t held, Hand hand,
+                                                                     int depth) const {
   TTProbe result;
   int best_length = kInfiniteDepth;
   for (; held != 0; held &= held - 1) {
