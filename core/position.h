@@ -210,7 +210,8 @@ class Position {
   // is not the moved piece's own attack).
   bool DiscoversCheck(Move m) const;
   absl::Status Validate() const;
-  Bitboard SliderBlockers(Color king_color, Square ksq, Bitboard sliders) const;
+  // Pieces of either colour that alone stand between king `king_color` on ksq and an enemy slider.
+  Bitboard SliderBlockers(Color king_color, Square ksq) const;
 
   std::array<Piece, kNumSquares> board_{};
   Bitboard by_color_[2];
