@@ -879,7 +879,12 @@ template <Color Us>
   Bitboard occupied = (pos.occupied() ^ SquareBB(king)) | SquareBB(to);
   if (!m.is_drop()) occupied.Clear(m.from());
   if (slider) {
-    left = free.AndNot(Attacks(Us, pt, to, occupied) | SquareBB(to));
+    // The free squares on the slider's empty-board reach (`left` holds the others) that a piece
+    // blocks: a look along the line to each (a few squares), not a call for the slider's attacks
+    // (寿 300k nodes: 931.82M -> 929.87M instructions).
+    ForEachSquare(free.AndNot(left | SquareBB(to)), [&](Square e) {
+      if ((Between(to, e) & occupied).Any()) left.Set(e);
+    });
     if (left.AndNot(from_lines).Any()) return true;
   }
   // What is left lies on a line through m.from(): a slider might now see past it. Our sliders
