@@ -129,6 +129,20 @@ template <Color C>
   return attacked & targets;
 }
 
+// The squares that C's stepping pieces among `pieces` attack next to the king on ksq (horses
+// and dragons by their steps; lances, bishops and rooks are left to the slider tests): only
+// pieces within kKingNeighbourhood can reach a square next to it.
+template <Color C>
+[[gnu::always_inline]] inline Bitboard StepAttacksNearKing(const Position& pos, Square ksq,
+                                                           Bitboard pieces) {
+  Bitboard steppers = (kKingNeighbourhood[ksq] & pieces)
+                          .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
+  Bitboard attacked;
+  ForEachSquare(steppers,
+                [&](Square sq) { attacked |= StepAttacks(C, TypeOf(pos.piece_on(sq)), sq); });
+  return attacked;
+}
+
 // The targets the enemy does not attack once our king has left ksq. The steps of their
 // non-sliding pieces near the king first; then, on the targets left, their sliders on a line
 // through the king's neighbourhood, each one's attacks worked out once (a few bit extractions)
@@ -142,12 +156,7 @@ Bitboard SafeKingTargets(const Position& pos, Square ksq, Bitboard targets) {
   Bitboard bishops = (pos.pieces(kBishop) | pos.pieces(kHorse)) & them;
   Bitboard rooks = (pos.pieces(kRook) | pos.pieces(kDragon)) & them;
   // Horses and dragons count here with their one-step moves (StepAttacks) as well.
-  Bitboard steppers = (kKingNeighbourhood[ksq] & them)
-                          .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
-  Bitboard attacked;
-  ForEachSquare(steppers,
-                [&](Square sq) { attacked |= StepAttacks(kThem, TypeOf(pos.piece_on(sq)), sq); });
-  Bitboard safe = targets.AndNot(attacked);
+  Bitboard safe = targets.AndNot(StepAttacksNearKing<kThem>(pos, ksq, them));
   Bitboard lines = kKingLines[ksq];
   if (safe.None() || ((lances | bishops | rooks) & lines).None()) return safe;
   return safe.AndNot(SlidersAttackOf<kThem>(lances & lines, bishops & lines, rooks & lines, safe,
@@ -844,12 +853,9 @@ class AfterCheck {
 template <Color Us>
 Bitboard FreeKingSquares(const Position& pos) {
   Square king = pos.king_square(Side<Us>::kThem);
-  Bitboard steppers = (kKingNeighbourhood[king] & pos.pieces(Us))
-                          .AndNot(pos.pieces(kLance) | pos.pieces(kBishop) | pos.pieces(kRook));
-  Bitboard attacked;
-  ForEachSquare(steppers,
-                [&](Square sq) { attacked |= StepAttacks(Us, TypeOf(pos.piece_on(sq)), sq); });
-  Bitboard free = KingAttacks(king).AndNot(pos.pieces(Side<Us>::kThem)).AndNot(attacked);
+  Bitboard free = KingAttacks(king)
+                      .AndNot(pos.pieces(Side<Us>::kThem))
+                      .AndNot(StepAttacksNearKing<Us>(pos, king, pos.pieces(Us)));
   if (free.None()) return free;
   Bitboard without_king = pos.occupied() ^ SquareBB(king);
   auto cover = [&](Bitboard sliders, PieceType reach_type) {
@@ -1079,12 +1085,9 @@ class RepliesAfterCheck {
   // counts here by its steps off its lines (StepAttacks) and below by its lines, which hold the
   // other squares next to it whatever stands where.
   int CountKingEscapes() const {
-    Bitboard sliding = pos_.pieces(kLance) | pos_.pieces(kBishop) | pos_.pieces(kRook);
-    Bitboard steppers = (kKingNeighbourhood[king_] & staying_).AndNot(sliding);
     bool arriving_steps = arriving_ != kLance && arriving_ != kBishop && arriving_ != kRook;
     Bitboard attacked = arriving_steps ? StepAttacks(Us, arriving_, to_) : Bitboard();
-    ForEachSquare(steppers,
-                  [&](Square sq) { attacked |= StepAttacks(Us, TypeOf(pos_.piece_on(sq)), sq); });
+    attacked |= StepAttacksNearKing<Us>(pos_, king_, staying_);
     Bitboard escapes = KingAttacks(king_).AndNot(theirs_).AndNot(attacked);
     if (escapes.None()) return 0;
     Bitboard without_king = occupied_ ^ SquareBB(king_);
