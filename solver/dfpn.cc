@@ -213,6 +213,16 @@ PnDn ChildThreshold(PnDn parent_threshold, PnDn parent_value, PnDn child_value) 
   return PnDn(std::clamp<int64_t>(t, 1, kMaxThreshold));
 }
 
+Hand OrDisproofPieces(const Position& attacker_to_move, Hand from_checks) {
+  const Position& pos = attacker_to_move;
+  Hand held = pos.hand(pos.side_to_move());
+  Bitboard empty = ~pos.occupied();
+  for (PieceType pt : kHandTypes) {
+    if (held.Count(pt) == 0 && (pos.check_squares(pt) & empty).Any()) from_checks.Set(pt, 0);
+  }
+  return from_checks;
+}
+
 Hand MatedProofPieces(const Position& pos, Hand attacker_hand) {
   return RequireMissingInterposers(pos, Hand(), attacker_hand);
 }
@@ -441,15 +451,11 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
   MoveList checks;
   GenerateChecks(pos, checks);
   if (checks.empty()) {
-    // No check at all: holding more of a kind already held adds no new move.
-    Hand d = FullHand();
-    for (PieceType pt : kHandTypes) {
-      if (h0.Count(pt) == 0) d.Set(pt, 0);
-    }
+    // No check at all.
     r.pn = kInfinitePnDn;
     r.dn = 0;
     r.depth = kInfiniteDepth;
-    r.pieces = d;
+    r.pieces = OrDisproofPieces(pos, FullHand());
     return r;
   }
   // A mate under game rules is one under tsume rules too; the fast test (no move played for
@@ -1123,10 +1129,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
           loop_ply = std::min(loop_ply, c.result.loop_ply);
         }
       }
-      for (PieceType pt : kHandTypes) {
-        if (h0.Count(pt) == 0) disproof.Set(pt, 0);
-      }
-      result.pieces = disproof;
+      result.pieces = OrDisproofPieces(pos, disproof);
       result.depth = shallowest;
       result.tainted = tainted;
       result.loop_ply = loop_ply;

@@ -239,6 +239,12 @@ int PromotionTwin(std::span<const Move> moves, int i);
 // Proof pieces for a mated defender (in check, no evasion): nothing, except that when an
 // interposition square exists, every kind the defender lacks must stay with the attacker.
 Hand MatedProofPieces(const Position& defender_to_move, Hand attacker_hand);
+// Disproof pieces for an OR node whose checks are all refuted, `from_checks` being the bound
+// they give (the whole hand when there is no check): holding more of a kind already held adds
+// no move, nor does a kind whose drop could not give check (no empty square from which it
+// attacks the king), so those stay; any other kind the attacker lacks must stay lacking.
+// KomoringHeights' rule; with only kinds held kept, 寿 took 15.28M nodes, with it 14.89M.
+Hand OrDisproofPieces(const Position& attacker_to_move, Hand from_checks);
 
 // Useless-interposition support (tsume rules). For a defender in check from a ranged piece and
 // an empty square s between it and the king: the attacker moves that, played as if the defender

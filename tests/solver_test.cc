@@ -327,6 +327,48 @@ TEST(DfpnTest, DropRefutesNoDeeperThanTheCapturesOnItsSquareWereDisproven) {
   EXPECT_TRUE(search.Run(*before, 17, true, 0).proven());
 }
 
+// A disproven OR node keeps, in its disproof pieces, any kind whose drop could not give check
+// there: holding it adds no move. Black's knight would check White's king on 5a only from 4c
+// or 6c, both taken.
+TEST(DfpnTest, DisproofPiecesKeepKindsWhoseDropsCouldNotCheck) {
+  absl::StatusOr<Position> pos = Position::FromSfen("4k4/9/3p1p3/9/9/9/9/9/4K4 b - 1");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  Hand full;
+  for (PieceType pt : kHandTypes) full.Set(pt, Hand::kMaxCount[pt]);
+  Hand pieces = OrDisproofPieces(*pos, full);
+  EXPECT_EQ(pieces.Count(kKnight), Hand::kMaxCount[kKnight]);
+  for (PieceType pt : {kPawn, kLance, kSilver, kGold, kBishop, kRook}) {
+    EXPECT_EQ(pieces.Count(pt), 0) << int(pt);
+  }
+  // A kind held keeps the bound the checks gave.
+  pos = Position::FromSfen("4k4/9/3p1p3/9/9/9/9/9/4K4 b G 1");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  Hand from_checks;
+  from_checks.Set(kGold, 2);
+  EXPECT_EQ(OrDisproofPieces(*pos, from_checks).Count(kGold), 2);
+}
+
+// The same through a search: P*5b is answered by a capture, after which Black has no check;
+// the king's and the golds' squares leave no square for a knight to check from, so the
+// disproof holds with knights in hand too, and the table says so for that hand.
+TEST(DfpnTest, DisproofWithoutKnightsCoversHandsWithKnights) {
+  absl::StatusOr<Position> pos = Position::FromSfen("3gkg3/3s1s3/3p1p3/3n1n3/9/9/9/9/4K4 b P 1");
+  ASSERT_TRUE(pos.ok()) << pos.status();
+  TranspositionTable tt(16);
+  DfpnSearch search(tt, Rules::kTsume, SearchLimits{});
+  NodeResult r = search.Run(*pos, kInfiniteDepth, true, 0);
+  ASSERT_TRUE(r.disproven());
+  EXPECT_EQ(r.pieces.Count(kKnight), Hand::kMaxCount[kKnight]);
+  EXPECT_EQ(r.pieces.Count(kGold), 0);  // a gold dropped on 5b would check
+
+  absl::StatusOr<Position> with_knights =
+      Position::FromSfen("3gkg3/3s1s3/3p1p3/3n1n3/9/9/9/9/4K4 b P2N 1");
+  ASSERT_TRUE(with_knights.ok()) << with_knights.status();
+  EXPECT_TRUE(search.Peek(*with_knights, kInfiniteDepth, true).disproven());
+  Solver oracle(SolveOptions{});
+  EXPECT_EQ(oracle.MateWithin(*with_knights, 9, true), SolveStatus::kNoMate);
+}
+
 TEST(ThresholdTest, ChildAtTheCapStillGetsAThresholdAboveItsValue) {
   // 1+epsilon: a quarter more than the second best, plus one.
   EXPECT_EQ(SecondBestThreshold(4), 6u);
