@@ -613,7 +613,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   }
   auto finish = [&](Verdict verdict) {
     // The line's flaw, unless the checks after the solve found the line wrong themselves
-    // (or there is no mate at all).
+    // (with no mate at all, it is listed already).
     if (refuted && verdict != Verdict::kNotMate &&
         std::none_of(report.flaws.begin(), report.flaws.end(),
                      [](const Flaw& f) { return f.kind == FlawKind::kBadIntendedLine; })) {
@@ -636,7 +636,15 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   report.solution = solver.Solve(problem);
   const SolveResult& solution = report.solution;
   if (solution.status == SolveStatus::kMate) report.length = solution.length;
-  if (solution.status == SolveStatus::kNoMate) return finish(Verdict::kNotMate);
+  if (solution.status == SolveStatus::kNoMate) {
+    // Where the intended line goes wrong: for a composer the useful part of the verdict.
+    if (!intended.empty()) {
+      stage("intended line");
+      if (!refuted) refuted = CheckIntendedLine(solver, problem, intended);
+      if (refuted) report.flaws.push_back(*refuted);
+    }
+    return finish(Verdict::kNotMate);
+  }
   if (solution.status != SolveStatus::kMate || !solution.length_exact ||
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
     // The searches along the main line never ran; the proof's line is what there is.

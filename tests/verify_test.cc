@@ -387,6 +387,47 @@ TEST(VerifyTest, IntendedLineWithAShortDefenceNamesTheLongerOne) {
   EXPECT_GT(built, 0) << "no defence shorter than the main line's to build a line with";
 }
 
+// 最後の審判 under this solver's rules (a repetition under continuous check loses for the
+// attacker, whatever the defender's pawn drop that forces it): not a mate. The verdict names
+// where the composer's line parts from that reading: after ply 59 the pawn drop P*5f holds
+// out, where the line's 4e4d is mated in the 9 plies left.
+TEST(VerifyTest, NotAMateNamesTheDefenceThatBreaksTheIntendedLine) {
+  absl::StatusOr<Collection> judgment =
+      ReadCollection(TSUME_SOURCE_DIR "/problems/classics/last_judgment.tsv");
+  ASSERT_TRUE(judgment.ok()) << judgment.status();
+  ASSERT_EQ(judgment->problems.size(), 1u);
+  const Problem& problem = judgment->problems[0];
+  Position start = FromSfen(problem.sfen.c_str());
+  std::vector<Move> intended;
+  Position replay = start;
+  for (const std::string& usi : problem.solution_usi) {
+    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
+    ASSERT_TRUE(m.ok()) << usi;
+    intended.push_back(*m);
+    replay.DoMove(*m);
+  }
+  ASSERT_EQ(int(intended.size()), 69);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 69, intended);
+  ASSERT_EQ(report.verdict, Verdict::kNotMate);
+  ASSERT_EQ(report.flaws.size(), 1u);
+  const Flaw& bad = report.flaws[0];
+  EXPECT_EQ(bad.kind, FlawKind::kBadIntendedLine);
+  EXPECT_EQ(bad.ply, 60) << bad.detail;
+  ASSERT_EQ(bad.line.size(), 1u) << bad.detail;
+  EXPECT_EQ(ToUsi(bad.line[0]), "P*5f");
+  // By a solver of the test's own: the line's reply is mated in time, the one named is not.
+  Position before = PositionBefore(start, intended, 60);
+  Solver check(TestOptions());
+  ASSERT_EQ(check.Solve(start).status, SolveStatus::kNoMate);
+  before.DoMove(intended[59]);
+  EXPECT_EQ(check.MateWithin(before, 9, true), SolveStatus::kMate);
+  before.UndoMove();
+  ASSERT_TRUE(before.IsFullyLegal(bad.line[0]));
+  before.DoMove(bad.line[0]);
+  EXPECT_EQ(check.MateWithin(before, 9, true), SolveStatus::kNoMate);
+}
+
 // 変長: zukou-059 as transcribed has defences that hold out 31 plies, but every such line
 // leaves pieces in the attacker's hand, while the composer's 29-ply line uses them all. The
 // composer's line is the solution; the longer defences are notes, each checked here: two
