@@ -76,6 +76,23 @@ Position PositionBefore(const Position& start, const std::vector<Move>& line, in
   return pos;
 }
 
+// A problem's solution_usi column as moves; a move that does not parse fails the test and
+// ends the line there.
+std::vector<Move> IntendedLine(const Problem& problem) {
+  std::vector<Move> line;
+  Position replay = FromSfen(problem.sfen.c_str());
+  for (const std::string& usi : problem.solution_usi) {
+    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
+    if (!m.ok()) {
+      ADD_FAILURE() << "not a move here: " << usi;
+      break;
+    }
+    line.push_back(*m);
+    replay.DoMove(*m);
+  }
+  return line;
+}
+
 // Plays `line` from `from`, checking each move's legality; returns the final position.
 Position Replay(const Position& from, const std::vector<Move>& line) {
   Position pos = from;
@@ -398,14 +415,7 @@ TEST(VerifyTest, NotAMateNamesTheDefenceThatBreaksTheIntendedLine) {
   ASSERT_EQ(judgment->problems.size(), 1u);
   const Problem& problem = judgment->problems[0];
   Position start = FromSfen(problem.sfen.c_str());
-  std::vector<Move> intended;
-  Position replay = start;
-  for (const std::string& usi : problem.solution_usi) {
-    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
-    ASSERT_TRUE(m.ok()) << usi;
-    intended.push_back(*m);
-    replay.DoMove(*m);
-  }
+  std::vector<Move> intended = IntendedLine(problem);
   ASSERT_EQ(int(intended.size()), 69);
   Solver solver(TestOptions());
   VerifyReport report = VerifyProblem(solver, start, 69, intended);
@@ -443,14 +453,7 @@ TEST(VerifyTest, LongerDefenceLeavingPiecesOverIsALongerVariationNote) {
   }
   ASSERT_NE(problem, nullptr);
   Position start = FromSfen(problem->sfen.c_str());
-  std::vector<Move> intended;
-  Position replay = start;
-  for (const std::string& usi : problem->solution_usi) {
-    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
-    ASSERT_TRUE(m.ok()) << usi;
-    intended.push_back(*m);
-    replay.DoMove(*m);
-  }
+  std::vector<Move> intended = IntendedLine(*problem);
   ASSERT_EQ(int(intended.size()), 29);
   Solver solver(TestOptions());
   VerifyReport report = VerifyProblem(solver, start, 29, intended);
