@@ -3,8 +3,11 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <new>
 #include <optional>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/movegen.h"
 #include "solver/dfpn.h"
@@ -828,6 +831,16 @@ class Solver::Impl {
 Solver::Solver(SolveOptions options)
     : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
 Solver::~Solver() = default;
+
+absl::StatusOr<std::unique_ptr<Solver>> Solver::Create(SolveOptions options) {
+  int64_t megabytes = options.hash_mb;
+  try {
+    return std::make_unique<Solver>(std::move(options));
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot reserve ", megabytes, " MB for the table: not enough memory"));
+  }
+}
 
 void Solver::set_options(const SolveOptions& options) {
   bool resize = options.hash_mb != options_.hash_mb;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "core/position.h"
 #include "core/types.h"
@@ -101,7 +102,12 @@ struct SolveResult {
 // so answers never depend on the order). Not thread-safe: one search at a time.
 class Solver {
  public:
+  // Throws std::bad_alloc when the system cannot reserve the table's memory; Create says so
+  // in a status instead.
   explicit Solver(SolveOptions options);
+  // A solver, or ResourceExhausted naming the table size the system refused (a `--hash-mb`
+  // beyond what the machine can map).
+  static absl::StatusOr<std::unique_ptr<Solver>> Create(SolveOptions options);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

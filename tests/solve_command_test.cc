@@ -1,6 +1,6 @@
 // `tsume solve` as a command: exit status and error lines for bad input in files; the
 // progress line of solve and verify on a terminal; the JSON account of the exact passes;
-// what solve and verify leave after Ctrl-C.
+// what solve and verify leave after Ctrl-C; a table the machine cannot give.
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,12 +18,15 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
+#include "solver/solver.h"
 #include "tests/json_lines_util.h"
+#include "tools/batch.h"
 #include "tools/commands.h"
 #include "tools/solve_output.h"
 
@@ -245,6 +248,40 @@ std::vector<nlohmann::json> ResultsIn(const std::string& path) {
   buffer << file.rdbuf();
   std::string text = buffer.str();
   return JsonLines(text.substr(0, text.rfind('\n') + 1));
+}
+
+// A table the machine cannot map (--hash-mb's largest, 1 TB) is a one-line error naming the
+// flag, with status 2, from solve, batch and verify alike; batch and verify fail before they
+// open their results file, so an earlier file is left as it was.
+TEST(SolveCommandTest, TableTooLargeForTheMachineIsAFlagError) {
+  const std::string too_large = std::to_string(1 << 20);
+  SolveOptions options;
+  options.hash_mb = 1 << 20;
+  if (Solver::Create(options).ok()) {
+    GTEST_SKIP() << "this machine maps 1 TB (memory overcommit allowed)";
+  }
+  std::string problem = WriteLines("too_large", {kMateIn5});
+  std::string results = TempFile("too_large_results") + ".jsonl";
+  std::ofstream(results) << "{\"id\":\"earlier\"}\n";
+  std::vector<
+      std::pair<std::string, std::function<int(const CommandArgs&, std::ostream&, std::ostream&)>>>
+      commands = {{"solve", RunSolve}, {"batch", RunBatch}, {"verify", RunVerify}};
+  for (const auto& [name, run] : commands) {
+    CommandArgs args = {"--hash-mb", too_large, problem};
+    if (name != "solve") args.insert(args.begin(), {"--out", results});
+    std::ostringstream out, err;
+    EXPECT_EQ(run(args, out, err), kExitUsage) << name;
+    EXPECT_EQ(err.str(), absl::StrCat("tsume ", name, ": flag --hash-mb: cannot reserve ",
+                                      too_large, " MB for the table: not enough memory\n"));
+    EXPECT_EQ(out.str(), "") << name;
+    EXPECT_EQ(ResultsIn(results).size(), 1u) << name << ": the results file was changed";
+  }
+  // With jobs, the message says how the flag was shared out.
+  std::ostringstream out, err;
+  EXPECT_EQ(RunBatch({"--jobs", "2", "--hash-mb", too_large, problem}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("(" + too_large + " MB shared by 2 jobs)"));
+  std::remove(problem.c_str());
+  std::remove(results.c_str());
 }
 
 // Ctrl-C during a solve: the position's result as far as known, none for the positions after

@@ -119,12 +119,14 @@ class BatchRun {
     lines_.push_back(line);
   }
 
-  // Solves every pending problem on options.jobs threads; returns when all are done or stopped.
-  void Run() {
-    int jobs = std::max(1, std::min<int>(options_.jobs, int(pending_.size())));
-    running_ = jobs;
+  // Solves every pending problem on a thread per solver (one a job, made by MakeJobSolvers);
+  // returns when all are done or stopped.
+  void Run(const std::vector<std::unique_ptr<Solver>>& solvers) {
+    running_ = int(solvers.size());
     std::vector<std::thread> workers;
-    for (int i = 0; i < jobs; ++i) workers.emplace_back([this] { Work(); });
+    for (const std::unique_ptr<Solver>& solver : solvers) {
+      workers.emplace_back([this, &solver] { Work(*solver); });
+    }
     {
       std::unique_lock<std::mutex> lock(mu_);
       while (running_ > 0) {
@@ -150,12 +152,7 @@ class BatchRun {
   const std::vector<ordered_json>& lines() const { return lines_; }
 
  private:
-  void Work() {
-    SolveOptions solve = options_.solve;
-    solve.hash_mb = std::max<int64_t>(1, options_.solve.hash_mb / options_.jobs);
-    solve.stop = options_.stop;
-    solve.on_progress = nullptr;
-    Solver solver(solve);
+  void Work(Solver& solver) {
     while (!Stopped()) {
       size_t index = next_.fetch_add(1);
       if (index >= pending_.size()) break;
@@ -413,6 +410,27 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
   return lines;
 }
 
+namespace {
+
+// A solver for each job (no more jobs than problems), the table's memory shared out among them.
+absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(const BatchOptions& options,
+                                                                    int pending) {
+  SolveOptions solve = options.solve;
+  solve.hash_mb = std::max<int64_t>(1, options.solve.hash_mb / options.jobs);
+  solve.stop = options.stop;
+  solve.on_progress = nullptr;
+  std::vector<std::unique_ptr<Solver>> solvers;
+  int jobs = std::max(1, std::min<int>(options.jobs, pending));
+  for (int i = 0; i < jobs; ++i) {
+    absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(solve);
+    if (!solver.ok()) return solver.status();
+    solvers.push_back(*std::move(solver));
+  }
+  return solvers;
+}
+
+}  // namespace
+
 int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& err) {
   // Read everything first: an unreadable file stops the run before any time is spent.
   std::vector<Problem> problems;
@@ -438,19 +456,6 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     }
     earlier = std::move(*loaded);
   }
-  std::ofstream file;
-  std::ostream* results = nullptr;
-  if (!options.out_path.empty()) {
-    file.open(options.out_path, options.resume ? std::ios::app : std::ios::trunc);
-    if (!file) {
-      err << "tsume batch: cannot write results file " << options.out_path << "\n";
-      return kExitUsage;
-    }
-    results = &file;
-  } else if (options.results_to_out) {
-    results = &out;
-  }
-
   // Earlier results count toward the summary when they belong to the problems selected now.
   std::map<std::string, const ordered_json*> earlier_by_key;
   for (const ordered_json& line : earlier) {
@@ -466,10 +471,34 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
       kept.push_back(it->second);
     }
   }
+  // The tables next, so that a --hash-mb the machine cannot give fails before the results
+  // file is opened (and, without --resume, emptied).
+  absl::StatusOr<std::vector<std::unique_ptr<Solver>>> solvers =
+      MakeJobSolvers(options, int(pending.size()));
+  if (!solvers.ok()) {
+    err << "tsume batch: flag --hash-mb: " << solvers.status().message()
+        << (options.jobs > 1 ? absl::StrCat(" (", options.solve.hash_mb, " MB shared by ",
+                                            options.jobs, " jobs)")
+                             : "")
+        << "\n";
+    return kExitUsage;
+  }
+  std::ofstream file;
+  std::ostream* results = nullptr;
+  if (!options.out_path.empty()) {
+    file.open(options.out_path, options.resume ? std::ios::app : std::ios::trunc);
+    if (!file) {
+      err << "tsume batch: cannot write results file " << options.out_path << "\n";
+      return kExitUsage;
+    }
+    results = &file;
+  } else if (options.results_to_out) {
+    results = &out;
+  }
 
   BatchRun run(options, std::move(pending), int(problems.size()), results, err);
   for (const ordered_json* line : kept) run.AddEarlierResult(*line);
-  run.Run();
+  run.Run(*solvers);
   if (file.is_open()) {
     file.close();
     if (!file) err << "tsume batch: error writing " << options.out_path << "\n";

@@ -1,5 +1,6 @@
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -81,7 +82,12 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (progress.enabled()) {
     options->on_progress = [&](const SearchProgress& p) { progress.Show(FormatProgress(p)); };
   }
-  Solver solver(*options);
+  absl::StatusOr<std::unique_ptr<Solver>> made = Solver::Create(*options);
+  if (!made.ok()) {
+    err << "tsume solve: flag --hash-mb: " << made.status().message() << "\n";
+    return kExitUsage;
+  }
+  Solver& solver = **made;
   int exit_code = kExitOk;
   for (size_t i = 0; i < problems->size(); ++i) {
     const InputProblem& problem = (*problems)[i];

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <istream>
-#include <new>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -164,20 +163,18 @@ bool UsiEngine::EnsureSolver() {
   if (solver_ != nullptr && solver_hash_mb_ == options_.hash_mb) return true;
   solver_.reset();  // free the old table before taking the new one
   for (int64_t mb = options_.hash_mb; mb >= kMinHashMb; mb /= 2) {
-    try {
-      SolveOptions solve_options;
-      solve_options.hash_mb = mb;
-      solver_ = std::make_unique<Solver>(solve_options);
-      solver_hash_mb_ = mb;
-      if (mb != options_.hash_mb) {
-        Info(absl::StrCat("warning: could not allocate USI_Hash ", options_.hash_mb, " MB; using ",
-                          mb, " MB"));
-        options_.hash_mb = mb;  // so later isready does not retry the failed size
-      }
-      return true;
-    } catch (const std::bad_alloc&) {
-      solver_.reset();
+    SolveOptions solve_options;
+    solve_options.hash_mb = mb;
+    absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(solve_options);
+    if (!solver.ok()) continue;
+    solver_ = *std::move(solver);
+    solver_hash_mb_ = mb;
+    if (mb != options_.hash_mb) {
+      Info(absl::StrCat("warning: could not allocate USI_Hash ", options_.hash_mb, " MB; using ",
+                        mb, " MB"));
+      options_.hash_mb = mb;  // so later isready does not retry the failed size
     }
+    return true;
   }
   Info("error: could not allocate the solver's table");
   return false;

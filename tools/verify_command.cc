@@ -190,14 +190,6 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       earlier[ResumeKey(line["id"], line["source"])] = line["verdict"];
     }
   }
-  std::ofstream results;
-  if (!out_path.empty()) {
-    results.open(out_path, resume ? std::ios::app : std::ios::trunc);
-    if (!results) {
-      err << "tsume verify: cannot write results file " << out_path << "\n";
-      return kExitUsage;
-    }
-  }
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
   // A verification can take long (the solve, then the searches along the line): on a
@@ -263,7 +255,28 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     per_job.hash_mb = std::max<int64_t>(1, options->hash_mb / *jobs_flag);
     // With several jobs the progress line is drawn here, from what each job is on.
     if (jobs > 1) per_job.on_progress = nullptr;
-    for (int k = 0; k < jobs; ++k) solvers.push_back(std::make_unique<Solver>(per_job));
+    for (int k = 0; k < jobs; ++k) {
+      absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(per_job);
+      if (!solver.ok()) {
+        err << "tsume verify: flag --hash-mb: " << solver.status().message()
+            << (*jobs_flag > 1
+                    ? absl::StrCat(" (", options->hash_mb, " MB shared by ", *jobs_flag, " jobs)")
+                    : "")
+            << "\n";
+        return kExitUsage;
+      }
+      solvers.push_back(*std::move(solver));
+    }
+  }
+  // Opened only now, so that a --hash-mb the machine cannot give fails before the file is
+  // emptied.
+  std::ofstream results;
+  if (!out_path.empty()) {
+    results.open(out_path, resume ? std::ios::app : std::ios::trunc);
+    if (!results) {
+      err << "tsume verify: cannot write results file " << out_path << "\n";
+      return kExitUsage;
+    }
   }
   std::mutex mu;  // guards the output, the counts, the queues and the jobs' progress
   std::vector<std::string> job_label(jobs);  // "zukou-003" or "" when idle
