@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
+#include <ios>
 #include <iterator>
 #include <map>
+#include <optional>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -475,9 +479,11 @@ const char* CollectionFormatName(CollectionFormat format) {
   return "?";
 }
 
-CollectionFormat DetectCollectionFormat(absl::string_view text) {
+namespace {
+
+// The format the first line that tells the formats apart shows; none when no line does.
+std::optional<CollectionFormat> FormatShownByText(absl::string_view text) {
   using namespace collection_internal;
-  // The first line that tells the formats apart decides.
   for (const TextLine& line : SplitLines(text)) {
     absl::string_view s = absl::StripAsciiWhitespace(line.text);
     if (s.empty() || absl::StartsWith(s, "'")) continue;
@@ -495,7 +501,22 @@ CollectionFormat DetectCollectionFormat(absl::string_view text) {
     if (IsCsaLine(s)) return CollectionFormat::kCsa;
     if (IsKifLine(s)) return CollectionFormat::kKif;
   }
-  return CollectionFormat::kSfenLines;
+  return std::nullopt;
+}
+
+// The format a file's name promises, for a file whose text shows none: its lines are then
+// judged, and their errors named, as that format's.
+std::optional<CollectionFormat> FormatNamedByPath(const std::string& path) {
+  std::string extension = absl::AsciiStrToLower(std::filesystem::path(path).extension().string());
+  if (extension == ".kif" || extension == ".kifu") return CollectionFormat::kKif;
+  if (extension == ".csa") return CollectionFormat::kCsa;
+  return std::nullopt;
+}
+
+}  // namespace
+
+CollectionFormat DetectCollectionFormat(absl::string_view text) {
+  return FormatShownByText(text).value_or(CollectionFormat::kSfenLines);
 }
 
 absl::StatusOr<std::string> DecodeToUtf8(absl::string_view bytes) {
@@ -522,15 +543,36 @@ Collection ParseCollection(absl::string_view text, const std::string& name,
 }
 
 absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFormat format) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": a directory, not a file of problems"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {  // the stream's buffer throws on a failed read, whatever the stream's exception mask
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    return absl::DataLossError(absl::StrCat(path, ": cannot read"));
+  }
   if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": cannot read"));
   absl::StatusOr<std::string> utf8 = DecodeToUtf8(bytes);
   if (!utf8.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", utf8.status().message()));
   }
-  return collection_internal::ParseUtf8(*utf8, path, format);
+  if (format == CollectionFormat::kAuto) {
+    format = FormatShownByText(*utf8).value_or(
+        FormatNamedByPath(path).value_or(CollectionFormat::kSfenLines));
+  }
+  Collection collection = collection_internal::ParseUtf8(*utf8, path, format);
+  // A file with nothing in it to solve is a mistake to report, not a run of no problems.
+  if (collection.problems.empty() && collection.errors.empty()) {
+    collection.errors.push_back({path, absl::StripAsciiWhitespace(*utf8).empty()
+                                           ? std::string("empty file")
+                                           : absl::StrCat("no problems in the file (read as ",
+                                                          CollectionFormatName(format), ")")});
+  }
+  return collection;
 }
 
 }  // namespace tsume

@@ -18,6 +18,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::SizeIs;
 
 std::string Fixture(const std::string& name) {
@@ -395,6 +396,57 @@ TEST(DecodeTest, UnreadableFilesAreErrorsNamingThePath) {
   absl::StatusOr<Collection> undecodable = ReadCollection(junk);
   ASSERT_FALSE(undecodable.ok());
   EXPECT_THAT(undecodable.status().message(), HasSubstr(junk));
+}
+
+// A directory is named as one (reading it used to throw); a file with nothing to solve is an
+// input error naming the file, not an empty run.
+TEST(DecodeTest, DirectoriesAndFilesWithoutProblemsAreErrors) {
+  absl::StatusOr<Collection> directory = ReadCollection(testing::TempDir());
+  ASSERT_FALSE(directory.ok());
+  EXPECT_THAT(directory.status().message(), HasSubstr("a directory, not a file of problems"));
+
+  std::string empty = testing::TempDir() + "/problems_test_empty.txt";
+  std::ofstream(empty) << "\n  \n";
+  Collection blank = ReadOk(empty);
+  EXPECT_THAT(blank.problems, SizeIs(0));
+  ASSERT_THAT(blank.errors, SizeIs(1));
+  EXPECT_EQ(FormatInputError(blank.errors[0]), empty + ": empty file");
+
+  std::string header_only = testing::TempDir() + "/problems_test_header.tsv";
+  std::ofstream(header_only) << "# id\tsfen\n";
+  Collection no_rows = ReadOk(header_only);
+  ASSERT_THAT(no_rows.errors, SizeIs(1));
+  EXPECT_EQ(no_rows.errors[0].message, "no problems in the file (read as tsv)");
+}
+
+// A file whose text shows no format is read as the format its name promises, so that its
+// errors are that format's (a garbled .csa file was read as SFEN lines and said "SFEN needs
+// 3 or 4 fields"); other names, and text that shows its format, are unaffected.
+TEST(DecodeTest, AnUnrecognisedFileIsReadAsItsExtensionSays) {
+  std::string csa = testing::TempDir() + "/problems_test_garbled.CSA";
+  std::ofstream(csa) << "garbage\n";
+  Collection as_csa = ReadOk(csa);
+  ASSERT_THAT(as_csa.errors, SizeIs(1));
+  EXPECT_THAT(as_csa.errors[0].message, HasSubstr("CSA"));
+
+  std::string kif = testing::TempDir() + "/problems_test_garbled.kif";
+  std::ofstream(kif) << "garbage\n";
+  Collection as_kif = ReadOk(kif);
+  ASSERT_THAT(as_kif.errors, SizeIs(1));
+  EXPECT_THAT(as_kif.errors[0].message, Not(HasSubstr("SFEN")));
+
+  std::string txt = testing::TempDir() + "/problems_test_garbled.txt";
+  std::ofstream(txt) << "garbage\n";
+  Collection as_sfen = ReadOk(txt);
+  ASSERT_THAT(as_sfen.errors, SizeIs(1));
+  EXPECT_THAT(as_sfen.errors[0].message, HasSubstr("SFEN"));
+
+  // An SFEN line in a file named .kif is still an SFEN line.
+  std::string sfen_in_kif = testing::TempDir() + "/problems_test_sfen.kif";
+  std::ofstream(sfen_in_kif) << "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n";
+  Collection sfen = ReadOk(sfen_in_kif);
+  EXPECT_TRUE(sfen.errors.empty()) << ErrorsText(sfen);
+  EXPECT_THAT(sfen.problems, SizeIs(1));
 }
 
 // --- The bundled collections.

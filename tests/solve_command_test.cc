@@ -250,6 +250,22 @@ std::vector<nlohmann::json> ResultsIn(const std::string& path) {
   return JsonLines(text.substr(0, text.rfind('\n') + 1));
 }
 
+// A directory given as the file of problems is named as one by every command (batch used to
+// abort on it), with status 2.
+TEST(SolveCommandTest, DirectoryIsNamedAsOne) {
+  std::string directory = ::testing::TempDir();
+  std::vector<
+      std::pair<std::string, std::function<int(const CommandArgs&, std::ostream&, std::ostream&)>>>
+      commands = {{"solve", RunSolve}, {"batch", RunBatch}, {"verify", RunVerify}};
+  for (const auto& [name, run] : commands) {
+    std::ostringstream out, err;
+    EXPECT_EQ(run({directory}, out, err), kExitUsage) << name;
+    std::string message = err.str();
+    EXPECT_THAT(message, HasSubstr("a directory, not a file of problems")) << name;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << name << ": " << message;
+  }
+}
+
 // A table the machine cannot map (--hash-mb's largest, 1 TB) is a one-line error naming the
 // flag, with status 2, from solve, batch and verify alike; batch and verify fail before they
 // open their results file, so an earlier file is left as it was.

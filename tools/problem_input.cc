@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,13 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
     return std::filesystem::is_regular_file(a);
   });
+  for (const std::string& arg : args) {
+    std::error_code error;
+    if (std::filesystem::is_directory(arg, error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot read '", arg, "': a directory, not a file of problems"));
+    }
+  }
   if (!looks_like_file) {
     InputProblem p;
     p.id = "argument";
