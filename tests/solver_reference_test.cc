@@ -1,0 +1,226 @@
+// The solver against a brute-force reference: plain minimax over every legal move (game rules),
+// with nothing of the solver's own (no check or evasion generator, no mate-in-1 test, no table,
+// no proof or disproof pieces). On practical problems and on variants of them (a piece of the
+// attacker's hand given to the defender, which often lengthens the mate or leaves none, and
+// the positions along the recorded lines), the exact length the solver reports must be the
+// shortest mate brute force finds, and where brute force finds none within its depth, the
+// solver must not report one; under tsume rules (useless interpositions not counted) a mate
+// no longer than that. The solver's depth-limited queries (MateWithin) are held to the same
+// answers.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "core/movegen.h"
+#include "core/position.h"
+#include "problems/collection.h"
+#include "solver/solver.h"
+
+namespace tsume {
+namespace {
+
+// Does the side to move (the attacker) mate within `plies` (odd) plies? Every legal move that
+// gives check, then every legal reply.
+bool ReferenceMateWithin(Position& pos, int plies);
+
+// The defender to move, in check: is every reply mated within `plies` more plies?
+bool ReferenceDefenderLoses(Position& pos, int plies) {
+  MoveList replies;
+  GenerateLegal(pos, replies);
+  if (replies.size() == 0) return true;  // checkmate (a pawn-drop mate was never generated)
+  if (plies <= 0) return false;
+  for (Move reply : replies) {
+    pos.DoMove(reply);
+    bool mated = ReferenceMateWithin(pos, plies - 1);
+    pos.UndoMove();
+    if (!mated) return false;
+  }
+  return true;
+}
+
+bool ReferenceMateWithin(Position& pos, int plies) {
+  if (plies <= 0) return false;
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (Move m : moves) {
+    pos.DoMove(m);
+    bool mates = pos.in_check() && ReferenceDefenderLoses(pos, plies - 1);
+    pos.UndoMove();
+    if (mates) return true;
+  }
+  return false;
+}
+
+// The shortest mate within `max_plies`, or none.
+std::optional<int> ReferenceShortestMate(const Position& root, int max_plies) {
+  Position pos = root;
+  for (int plies = 1; plies <= max_plies; plies += 2) {
+    if (ReferenceMateWithin(pos, plies)) return plies;
+  }
+  return std::nullopt;
+}
+
+// The SFEN with one piece of `letter`'s kind moved from the side to move's hand to the other
+// side's; "" when the side to move holds none.
+std::string GiveAwayFromHand(const std::string& sfen, char letter) {
+  std::vector<std::string> fields = absl::StrSplit(sfen, ' ');
+  if (fields.size() < 3) return "";
+  bool black = fields[1] == "b";
+  char mine = black ? char(toupper(letter)) : char(tolower(letter));
+  char theirs = black ? char(tolower(letter)) : char(toupper(letter));
+  std::map<char, int> counts;
+  const std::string& hand = fields[2];
+  int number = 0;
+  for (char c : hand) {
+    if (isdigit(static_cast<unsigned char>(c))) {
+      number = number * 10 + (c - '0');
+    } else if (c != '-') {
+      counts[c] += number == 0 ? 1 : number;
+      number = 0;
+    }
+  }
+  if (counts[mine] == 0) return "";
+  --counts[mine];
+  ++counts[theirs];
+  std::string text;
+  // SFEN order: Black's pieces then White's, rook first.
+  for (char kind : std::string("RBGSNLPrbgsnlp")) {
+    int n = counts[kind];
+    if (n == 0) continue;
+    if (n > 1) absl::StrAppend(&text, n);
+    text += kind;
+  }
+  fields[2] = text.empty() ? "-" : text;
+  return absl::StrJoin(fields, " ");
+}
+
+struct Case {
+  std::string where;
+  Position position;
+};
+
+// The bundled practical sample's mates in 3 and 5 (the first `per_length` of each), each with
+// its variants: a piece of each kind in the attacker's hand given away, and the attacker-to-move
+// positions along its recorded line.
+std::vector<Case> Cases(int per_length) {
+  absl::StatusOr<Collection> sample =
+      ReadCollection(TSUME_SOURCE_DIR "/problems/practical/sample.txt");
+  EXPECT_TRUE(sample.ok()) << sample.status();
+  std::vector<Case> cases;
+  if (!sample.ok()) return cases;
+  std::map<int, int> taken;
+  for (const Problem& problem : sample->problems) {
+    int length = problem.expected_length.value_or(0);
+    if ((length != 3 && length != 5) || taken[length]++ >= per_length) continue;
+    absl::StatusOr<Position> root = Position::FromSfen(problem.sfen);
+    EXPECT_TRUE(root.ok()) << problem.source;
+    if (!root.ok()) continue;
+    cases.push_back({problem.source, *root});
+    for (char kind : std::string("RBGSNLP")) {
+      std::string variant = GiveAwayFromHand(problem.sfen, kind);
+      if (variant.empty()) continue;
+      absl::StatusOr<Position> pos = Position::FromSfen(variant);
+      if (pos.ok())
+        cases.push_back({absl::StrCat(problem.source, " less ", std::string(1, kind)), *pos});
+    }
+    Position along = *root;
+    for (size_t ply = 0; ply + 1 < problem.solution_usi.size(); ++ply) {
+      absl::StatusOr<Move> m = along.ParseUsiMove(problem.solution_usi[ply]);
+      if (!m.ok()) break;
+      along.DoMove(*m);
+      if (ply % 2 == 1) {
+        absl::StatusOr<Position> fresh = Position::FromSfen(along.Sfen());
+        if (fresh.ok()) cases.push_back({absl::StrCat(problem.source, " after ", ply + 1), *fresh});
+      }
+    }
+  }
+  return cases;
+}
+
+// The rule tests' positions (pawn-drop mates, nifu, dead drops, interpositions, perpetual
+// checks...) with the attacker to move and not in check.
+std::vector<Case> RuleCases() {
+  absl::StatusOr<Collection> rules =
+      ReadCollection(TSUME_SOURCE_DIR "/problems/rules/rule_tests.tsv");
+  EXPECT_TRUE(rules.ok()) << rules.status();
+  std::vector<Case> cases;
+  if (!rules.ok()) return cases;
+  for (const Problem& problem : rules->problems) {
+    absl::StatusOr<Position> pos = Position::FromSfen(problem.sfen);
+    if (pos.ok() && !pos->in_check()) cases.push_back({problem.source, *pos});
+  }
+  return cases;
+}
+
+SolveOptions GameRules() {
+  SolveOptions options;
+  options.rules = Rules::kGame;
+  options.hash_mb = 16;
+  options.max_nodes = 2'000'000;
+  return options;
+}
+
+TEST(SolverReferenceTest, ExactLengthsMatchBruteForce) {
+  constexpr int kDepth = 5;
+  std::vector<Case> cases = Cases(/*per_length=*/12);
+  ASSERT_GT(cases.size(), 60u);
+  for (Case& c : RuleCases()) cases.push_back(std::move(c));
+  Solver solver(GameRules());
+  SolveOptions tsume_rules = GameRules();
+  tsume_rules.rules = Rules::kTsume;
+  Solver tsume_solver(tsume_rules);
+  std::map<std::string, int> outcomes;
+  for (const Case& c : cases) {
+    std::optional<int> reference = ReferenceShortestMate(c.position, kDepth);
+    SolveResult r = solver.Solve(c.position);
+    std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
+    if (reference.has_value()) {
+      ++outcomes[absl::StrCat("mate in ", *reference)];
+      ASSERT_EQ(r.status, SolveStatus::kMate) << what;
+      EXPECT_EQ(r.length, *reference) << what;
+      EXPECT_TRUE(r.length_exact) << what;
+      // Under tsume rules useless interpositions are not counted: the same mate, no longer.
+      SolveResult tsume = tsume_solver.Solve(c.position);
+      ASSERT_EQ(tsume.status, SolveStatus::kMate) << what;
+      EXPECT_LE(tsume.length, *reference) << what;
+      EXPECT_TRUE(tsume.length_exact) << what;
+    } else {
+      ++outcomes["none within 5"];
+      EXPECT_FALSE(r.status == SolveStatus::kMate && r.length <= kDepth)
+          << what << ": the solver reports a mate in " << r.length;
+    }
+  }
+  // The variants are there to give the other outcomes: make sure they do.
+  EXPECT_GT(outcomes["mate in 3"], 10);
+  EXPECT_GT(outcomes["mate in 5"], 5);
+  EXPECT_GT(outcomes["none within 5"], 10);
+  for (const auto& [outcome, count] : outcomes) {
+    std::cout << "  " << outcome << ": " << count << "\n";
+  }
+}
+
+TEST(SolverReferenceTest, DepthLimitedQueriesMatchBruteForce) {
+  std::vector<Case> cases = Cases(/*per_length=*/8);
+  Solver solver(GameRules());
+  for (const Case& c : cases) {
+    solver.StartQueries();
+    for (int plies : {1, 3, 5}) {
+      Position pos = c.position;
+      bool reference = ReferenceMateWithin(pos, plies);
+      SolveStatus status = solver.MateWithin(c.position, plies, /*attacker_to_move=*/true);
+      EXPECT_EQ(status, reference ? SolveStatus::kMate : SolveStatus::kNoMate)
+          << c.where << " within " << plies << " (" << c.position.Sfen() << ")";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tsume
