@@ -6,7 +6,7 @@
 // shortest mate brute force finds, and where brute force finds none within its depth, the
 // solver must not report one; under tsume rules (useless interpositions not counted) a mate
 // no longer than that. The solver's depth-limited queries (MateWithin) are held to the same
-// answers.
+// answers, and the lines the solver gives are minimax lines by brute force.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -160,6 +160,30 @@ std::vector<Case> RuleCases() {
   return cases;
 }
 
+// The line the solver gives for a mate of `length` plies (game rules): as long as that, every
+// attacker move keeps a mate within the plies left, every defender move holds out as long as
+// any other (brute force finds no mate sooner after it), and it ends in checkmate.
+void ExpectLineIsAMinimaxLine(const Position& root, const std::vector<Move>& line, int length,
+                              const std::string& what) {
+  ASSERT_EQ(int(line.size()), length) << what;
+  Position pos = root;
+  for (int ply = 0; ply < length; ++ply) {
+    ASSERT_TRUE(pos.IsLegal(line[ply])) << what << " ply " << ply;
+    pos.DoMove(line[ply]);
+    int left = length - ply - 1;
+    if (ply % 2 == 0) {
+      ASSERT_TRUE(pos.in_check()) << what << " ply " << ply;
+      EXPECT_TRUE(ReferenceDefenderLoses(pos, left)) << what << " ply " << ply;
+    } else {
+      EXPECT_FALSE(ReferenceMateWithin(pos, left - 2))
+          << what << ": ply " << ply << " is not a longest defence";
+    }
+  }
+  MoveList replies;
+  GenerateLegal(pos, replies);
+  EXPECT_TRUE(pos.in_check() && replies.size() == 0) << what << ": the line does not end in mate";
+}
+
 SolveOptions GameRules() {
   SolveOptions options;
   options.rules = Rules::kGame;
@@ -187,6 +211,7 @@ TEST(SolverReferenceTest, ExactLengthsMatchBruteForce) {
       ASSERT_EQ(r.status, SolveStatus::kMate) << what;
       EXPECT_EQ(r.length, *reference) << what;
       EXPECT_TRUE(r.length_exact) << what;
+      ExpectLineIsAMinimaxLine(c.position, r.moves, *reference, what);
       // Under tsume rules useless interpositions are not counted: the same mate, no longer.
       SolveResult tsume = tsume_solver.Solve(c.position);
       ASSERT_EQ(tsume.status, SolveStatus::kMate) << what;
