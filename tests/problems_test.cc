@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -424,29 +425,26 @@ TEST(DecodeTest, DirectoriesAndFilesWithoutProblemsAreErrors) {
 // A file whose text shows no format is read as the format its name promises, so that its
 // errors are that format's (a garbled .csa file was read as SFEN lines and said "SFEN needs
 // 3 or 4 fields"); other names, and text that shows its format, are unaffected.
+// Reads a file named `name` holding `text`.
+Collection ReadWritten(const std::string& name, const std::string& text) {
+  std::string path = testing::TempDir() + "/problems_test_" + name;
+  std::ofstream(path) << text;
+  return ReadOk(path);
+}
+
 TEST(DecodeTest, AnUnrecognisedFileIsReadAsItsExtensionSays) {
-  std::string csa = testing::TempDir() + "/problems_test_garbled.CSA";
-  std::ofstream(csa) << "garbage\n";
-  Collection as_csa = ReadOk(csa);
-  ASSERT_THAT(as_csa.errors, SizeIs(1));
-  EXPECT_THAT(as_csa.errors[0].message, HasSubstr("CSA"));
-
-  std::string kif = testing::TempDir() + "/problems_test_garbled.kif";
-  std::ofstream(kif) << "garbage\n";
-  Collection as_kif = ReadOk(kif);
-  ASSERT_THAT(as_kif.errors, SizeIs(1));
-  EXPECT_THAT(as_kif.errors[0].message, Not(HasSubstr("SFEN")));
-
-  std::string txt = testing::TempDir() + "/problems_test_garbled.txt";
-  std::ofstream(txt) << "garbage\n";
-  Collection as_sfen = ReadOk(txt);
-  ASSERT_THAT(as_sfen.errors, SizeIs(1));
-  EXPECT_THAT(as_sfen.errors[0].message, HasSubstr("SFEN"));
-
+  // The garbled line's error, read from a file of each name.
+  for (const auto& [name, says_sfen] : std::vector<std::pair<std::string, bool>>{
+           {"garbled.CSA", false}, {"garbled.kif", false}, {"garbled.txt", true}}) {
+    Collection c = ReadWritten(name, "garbage\n");
+    ASSERT_THAT(c.errors, SizeIs(1)) << name;
+    EXPECT_EQ(absl::StrContains(c.errors[0].message, "SFEN"), says_sfen) << c.errors[0].message;
+    if (name == "garbled.CSA") {
+      EXPECT_THAT(c.errors[0].message, HasSubstr("CSA"));
+    }
+  }
   // An SFEN line in a file named .kif is still an SFEN line.
-  std::string sfen_in_kif = testing::TempDir() + "/problems_test_sfen.kif";
-  std::ofstream(sfen_in_kif) << "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n";
-  Collection sfen = ReadOk(sfen_in_kif);
+  Collection sfen = ReadWritten("sfen.kif", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n");
   EXPECT_TRUE(sfen.errors.empty()) << ErrorsText(sfen);
   EXPECT_THAT(sfen.problems, SizeIs(1));
 }
