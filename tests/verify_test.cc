@@ -790,9 +790,17 @@ TEST(VerifyCommandTest, OutFileKeepsResultsAndResumeVerifiesOnlyTheRest) {
       ::testing::TempDir() + "verify_resume_" + std::to_string(getpid()) + ".jsonl";
   std::remove(path.c_str());
   std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({"--out", path, input}, out, err), kExitOk) << err.str();
+  int status = RunVerify({"--out", path, input}, out, err);
   std::vector<std::string> all = ReadLines(path);
   ASSERT_EQ(all.size(), 10u);
+  // Practical mates, composed by no one: some are flawed, and then the status says so.
+  int unsound = 0;
+  for (const std::string& line : all) {
+    std::string verdict = nlohmann::json::parse(line)["verdict"];
+    unsound += verdict == "flawed" || verdict == "not a mate";
+  }
+  const int expected_status = unsound > 0 ? kExitMismatch : kExitOk;
+  ASSERT_EQ(status, expected_status) << err.str();
   std::set<std::string> ids;
   for (const std::string& line : all) ids.insert(nlohmann::json::parse(line)["id"]);
   EXPECT_EQ(ids.size(), 10u);
@@ -806,7 +814,8 @@ TEST(VerifyCommandTest, OutFileKeepsResultsAndResumeVerifiesOnlyTheRest) {
   std::set<std::string> kept;
   for (int i = 0; i < 3; ++i) kept.insert(nlohmann::json::parse(all[i])["id"]);
   std::ostringstream out2, err2;
-  ASSERT_EQ(RunVerify({"--json", "--out", path, "--resume", input}, out2, err2), kExitOk)
+  // The kept results count for the status too.
+  ASSERT_EQ(RunVerify({"--json", "--out", path, "--resume", input}, out2, err2), expected_status)
       << err2.str();
   EXPECT_NE(err2.str().find("dropping an unfinished last line"), std::string::npos) << err2.str();
   std::istringstream printed(out2.str());
@@ -824,7 +833,8 @@ TEST(VerifyCommandTest, OutFileKeepsResultsAndResumeVerifiesOnlyTheRest) {
 
   // Nothing left: nothing verified, and the summary still counts all ten.
   std::ostringstream out3, err3;
-  ASSERT_EQ(RunVerify({"--out", path, "--resume", input}, out3, err3), kExitOk) << err3.str();
+  ASSERT_EQ(RunVerify({"--out", path, "--resume", input}, out3, err3), expected_status)
+      << err3.str();
   std::string summary = out3.str();
   EXPECT_EQ(summary.find("nodes "), std::string::npos) << summary;
   int counted = 0;
@@ -885,7 +895,8 @@ TEST(VerifyCommandTest, LengthLeftABoundByTheLimitsIsSaidToBeOne) {
 TEST(VerifyCommandTest, IntendedLineFaultIsShownFromTheIntendedLine) {
   if (TSUME_SANITIZED) GTEST_SKIP() << "about four seconds in Release";
   std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({TSUME_SOURCE_DIR "/tests/testdata/verify/zukou-013.tsv"}, out, err), kExitOk)
+  ASSERT_EQ(RunVerify({TSUME_SOURCE_DIR "/tests/testdata/verify/zukou-013.tsv"}, out, err),
+            kExitMismatch)
       << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("作意手順不正 (bad_intended_line) at ply 14: 7c8d holds out longer than "
@@ -902,10 +913,13 @@ constexpr char kZuko58[] = "9/9/9/5l1n1/3S1p1+R1/4Gg2g/3p2N1N/4+nBkS1/4+B2P1 b P
 nlohmann::json VerifyJson(CommandArgs args) {
   args.insert(args.begin(), "--json");
   std::ostringstream out, err;
-  EXPECT_EQ(RunVerify(args, out, err), kExitOk) << err.str();
+  int status = RunVerify(args, out, err);
   std::vector<nlohmann::json> lines = JsonLines(out.str());
   EXPECT_EQ(lines.size(), 1u) << out.str();
-  return lines.size() == 1 ? lines[0] : nlohmann::json();
+  if (lines.size() != 1) return nlohmann::json();
+  bool unsound = lines[0]["verdict"] == "flawed" || lines[0]["verdict"] == "not a mate";
+  EXPECT_EQ(status, unsound ? kExitMismatch : kExitOk) << err.str();
+  return lines[0];
 }
 
 // --total-time-ms: a problem the time left unknown at its first try is verified again with
@@ -1016,7 +1030,7 @@ TEST(VerifyCommandTest, JobsVerifySideBySide) {
     file << kZuko58 << "\n" << kSwap << "\n" << kRealAlternative << "\n" << kZuko58 << "\n";
   }
   std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({"--jobs", "2", "--out", path, input}, out, err), kExitOk) << err.str();
+  ASSERT_EQ(RunVerify({"--jobs", "2", "--out", path, input}, out, err), kExitMismatch) << err.str();
   EXPECT_NE(out.str().find("summary:  flawed 1  sound 3"), std::string::npos) << out.str();
   std::multiset<std::string> verdicts;
   for (const std::string& line : ReadLines(path)) {
@@ -1031,7 +1045,7 @@ TEST(VerifyCommandTest, JobsVerifySideBySide) {
   std::ostringstream budget_out, budget_err;
   ASSERT_EQ(RunVerify({"--jobs", "2", "--time-ms", "30", "--total-time-ms", "600000", input},
                       budget_out, budget_err),
-            kExitOk)
+            kExitMismatch)
       << budget_err.str();
   std::string text = budget_out.str();
   EXPECT_NE(text.find("summary:  flawed 1  sound 3"), std::string::npos) << text;
@@ -1058,11 +1072,32 @@ TEST(VerifyCommandTest, BadJobsAreNamed) {
 
 TEST(VerifyCommandTest, HumanOutputShowsNotesApartFromFlaws) {
   std::ostringstream out, err;
-  ASSERT_EQ(RunVerify({kRealAlternative}, out, err), kExitOk) << err.str();
+  ASSERT_EQ(RunVerify({kRealAlternative}, out, err), kExitMismatch) << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("flawed"), std::string::npos) << text;
   EXPECT_NE(text.find("  余詰 (alternative_mate) at ply 5"), std::string::npos) << text;
   EXPECT_NE(text.find("  note: 手順前後 (transposition) at ply 1"), std::string::npos) << text;
+}
+
+// The status tells a script whether the problems hold: 0 when none is shown unsound, 1 when
+// one is flawed or no mate at all (among others that are sound), 2 for bad input whatever the
+// verdicts.
+TEST(VerifyCommandTest, StatusSaysWhetherAnyProblemIsUnsound) {
+  auto status = [](CommandArgs args) {
+    std::ostringstream out, err;
+    return RunVerify(args, out, err);
+  };
+  const std::string no_mate = "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1";
+  const std::string input =
+      ::testing::TempDir() + "verify_status_" + std::to_string(getpid()) + ".txt";
+  EXPECT_EQ(status({kSwap}), kExitOk);
+  EXPECT_EQ(status({kRealAlternative}), kExitMismatch);
+  EXPECT_EQ(status({no_mate}), kExitMismatch);
+  std::ofstream(input) << kSwap << "\n" << no_mate << "\n";
+  EXPECT_EQ(status({input}), kExitMismatch);
+  std::ofstream(input) << kSwap << "\nnot a position\n";
+  EXPECT_EQ(status({input}), kExitUsage);
+  std::remove(input.c_str());
 }
 
 }  // namespace

@@ -21,10 +21,20 @@ constexpr char kSolveHelp[] =
     "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
     "                   [--first-mate] [--format F] (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
-    "and Japanese notation, nodes, time, nodes/s, table fill.\n"
-    "  --first-mate  stop at the first mate found: the length is that proof's bound (not\n"
-    "                proven shortest); the line follows the proof, its defences not proven\n"
-    "                longest, so it may be shorter than the bound\n";
+    "and Japanese notation, nodes, time, nodes/s, table fill. Arguments are one SFEN (or\n"
+    "'position sfen ... moves ...'), or files of problems.\n"
+    "  --rules R      tsume (default): useless interpositions do not count (composed\n"
+    "                 problems); game: every defence counts (positions from games)\n"
+    "  --time-ms, --nodes  limits per position (default: none); a mate found before the\n"
+    "                 limit is given with its proven bound, 'not proven shortest'\n"
+    "  --hash-mb N    table memory (default 256)\n"
+    "  --json         one JSON object per position\n"
+    "  --format F     auto, sfen, practical, tsv, kif or csa (default auto)\n"
+    "  --first-mate   stop at the first mate found: the length is that proof's bound (not\n"
+    "                 proven shortest); the line follows the proof, its defences not proven\n"
+    "                 longest, so it may be shorter than the bound\n"
+    "Exit status: 0, 2 on bad usage or input (a bad line in a file is reported as FILE:LINE\n"
+    "and skipped, the rest solved), 130 after Ctrl-C (what is known is printed).\n";
 
 }  // namespace
 

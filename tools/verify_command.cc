@@ -45,7 +45,10 @@ constexpr char kVerifyHelp[] =
     "              out among them; results come in the order they are known\n"
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
-    "              verification stopped by Ctrl-C is not written, so it is done again)\n";
+    "              verification stopped by Ctrl-C is not written, so it is done again)\n"
+    "Exit status: 0 when no problem is flawed or not a mate (unknown ones, which the\n"
+    "summary counts, included), 1 when some is, 2 on bad usage or input (bad lines are\n"
+    "reported as FILE:LINE and skipped, the rest verified), 130 after Ctrl-C.\n";
 
 std::vector<std::string> Usi(const std::vector<Move>& moves) {
   std::vector<std::string> out;
@@ -502,6 +505,12 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       to << "second tries stopped; their first tries' results stand\n";
     }
     return kExitInterrupted;
+  }
+  // A problem shown unsound (kept results included) is a result contradicting what a composed
+  // problem claims, as a wrong answer is for batch: scripts can test the status.
+  if (exit_code == kExitOk &&
+      (verdicts[ToString(Verdict::kFlawed)] > 0 || verdicts[ToString(Verdict::kNotMate)] > 0)) {
+    exit_code = kExitMismatch;
   }
   return exit_code;
 }
