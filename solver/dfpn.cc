@@ -273,6 +273,10 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
   // Every position of the game so far, the current one included: returning to any of them
   // repeats a position under continuous check.
   Position& p = const_cast<Position&>(pos);
+  // Room for the game so far and the search's plies below it (a hypothetical child takes
+  // two), sized before the history is undone.
+  size_t plies = size_t(p.ply()) + 2 * kMaxPly + 4;
+  if (segment_hash_.size() < plies) segment_hash_.resize(plies);
   std::vector<Move> undone;
   path_.Insert(p.key(), p.ply());
   while (p.ply() > 0) {
@@ -280,9 +284,6 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
     p.UndoMove();
     path_.Insert(p.key(), p.ply());  // a position met twice keeps its latest ply
   }
-  // A hypothetical child takes two plies.
-  size_t plies = size_t(p.ply()) + 2 * kMaxPly + 4;
-  if (segment_hash_.size() < plies) segment_hash_.resize(plies);
   segment_hash_[0] = 0;
   PushSegment(0, p.key(), false);
   for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
@@ -517,6 +518,7 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
 }
 
 void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies, int depth) {
+  if (plies > 0xffff) return;  // a game history longer than the entry counts: not kept
   if (segment_cache_.empty()) segment_cache_.resize(kSegmentBuckets);
   SegmentBucket& bucket = BucketOf(key);
   SegmentDisproof entry{segment, uint32_t(key >> 32), uint16_t(plies), uint16_t(depth)};

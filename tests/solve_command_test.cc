@@ -250,6 +250,16 @@ std::vector<nlohmann::json> ResultsIn(const std::string& path) {
   return JsonLines(text.substr(0, text.rfind('\n') + 1));
 }
 
+// A position given as one long argument (here a game of 8,000 plies) is a position, though
+// asking whether it names a file fails ("File name too long": it used to throw).
+TEST(SolveCommandTest, VeryLongPositionArgumentIsAPosition) {
+  std::string usi = "position sfen 8k/9/8P/9/9/9/9/9/K8 b G 1 moves";
+  for (int round = 0; round < 2000; ++round) absl::StrAppend(&usi, " 9i9h 1a2a 9h9i 2a1a");
+  CommandRun run = Solve({"--rules", "game", usi});
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("mate in 1")) << run.err;
+}
+
 // A directory given as the file of problems is named as one by every command (batch used to
 // abort on it), with status 2.
 TEST(SolveCommandTest, DirectoryIsNamedAsOne) {

@@ -629,6 +629,24 @@ TEST(RuleSpecialsTest, InterpositionThatIsNotUselessIsCountedUnderBothRules) {
   }
 }
 
+// A game of 16,016 plies (the kings walking to and fro) before a mate in 1: the search's record
+// of the path holds the whole game below its own plies. It was sized from the game's start,
+// not its end, and a game longer than twice the search's ply limit wrote past it (ASan:
+// heap-buffer-overflow in PushSegment).
+TEST(GameHistoryTest, VeryLongGameBeforeTheRootIsKept) {
+  std::string usi = "position sfen 8k/9/8P/9/9/9/9/9/K8 b G 1 moves";
+  for (int round = 0; round < 4004; ++round) absl::StrAppend(&usi, " 9i9h 1a2a 9h9i 2a1a");
+  absl::StatusOr<Position> root = Position::FromUsiPosition(usi);
+  ASSERT_TRUE(root.ok()) << root.status();
+  ASSERT_EQ(root->ply(), 16016);
+  Solver solver(Options(Rules::kGame));
+  SolveResult r = solver.Solve(*root);
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  EXPECT_EQ(r.length, 1);
+  ASSERT_EQ(r.moves.size(), 1u);
+  EXPECT_EQ(ToUsi(r.moves[0]), "G*1b");
+}
+
 TEST(RuleSpecialsTest, CounterCheckingInterpositionIsAnsweredNotARefutation) {
   // cshogi mateMove_issue46 (NOMATE_WITHIN_3 in the data): B*6c, and the defender's only
   // interposition N*7b checks the attacker's king on 6d. cshogi counts a counter-check as no

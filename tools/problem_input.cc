@@ -20,7 +20,8 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
   bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
-    return std::filesystem::is_regular_file(a);
+    std::error_code error;  // a position's text can be too long a name to ask about
+    return std::filesystem::is_regular_file(a, error);
   });
   for (const std::string& arg : args) {
     std::error_code error;
