@@ -407,7 +407,10 @@ TEST(UsiEngineTest, ProgressLinesFollowPvInterval) {
   }
 }
 
-TEST(UsiEngineTest, MalformedPositionsKeepThePreviousOne) {
+// A rejected position is named; the go that follows is about it, so it is not answered with
+// the mate of the position before (a GUI would show those moves on the wrong board): go mate
+// says timeout (unknown), go resigns. The next good position is searched as usual.
+TEST(UsiEngineTest, MalformedPositionsAreNotSearched) {
   ScriptedGui gui;
   gui.Handshake();
   gui.Send(std::string("position sfen ") + kMate3);
@@ -426,7 +429,13 @@ TEST(UsiEngineTest, MalformedPositionsKeepThePreviousOne) {
     std::string error = gui.Expect("info string error: ");
     EXPECT_GT(error.size(), std::string("info string error: ").size()) << line;
     EXPECT_EQ(error.find('\n'), std::string::npos);
+    gui.Send("go mate 10000");
+    gui.Expect("info string error: the last position was rejected");
+    EXPECT_EQ(gui.Expect("checkmate"), "checkmate timeout") << line;
   }
+  gui.Send("go btime 1000 wtime 1000");
+  EXPECT_EQ(gui.Expect("bestmove"), "bestmove resign");
+  gui.Send(std::string("position sfen ") + kMate3);
   gui.Send("go mate 10000");
   ExpectMatingLine(kMate3, CheckmateMoves(gui.Expect("checkmate")), 3);
 }

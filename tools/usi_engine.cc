@@ -193,10 +193,12 @@ void UsiEngine::HandleIsReady() {
 void UsiEngine::HandlePosition(absl::string_view line) {
   absl::StatusOr<Position> parsed = Position::FromUsiPosition(line);
   if (!parsed.ok()) {
-    Info(absl::StrCat("error: ", parsed.status().message(), " (previous position kept)"));
+    Info(absl::StrCat("error: ", parsed.status().message()));
+    position_valid_ = false;
     return;
   }
   position_ = *std::move(parsed);
+  position_valid_ = true;
 }
 
 void UsiEngine::HandleGo(absl::string_view args) {
@@ -290,6 +292,11 @@ void UsiEngine::StartSearch(const SearchRequest& request) {
   // A GUI should not send go during a search; if it does, the old search ends (and answers)
   // first, so every go gets exactly one answer.
   StopAndJoin();
+  if (!position_valid_) {
+    Info("error: the last position was rejected; nothing to search");
+    Send(request.mate ? "checkmate timeout" : "bestmove resign");
+    return;
+  }
   if (!EnsureSolver()) {
     Send(request.mate ? "checkmate timeout" : "bestmove resign");
     return;

@@ -82,6 +82,9 @@ class UsiEngine {
 
   UsiOptions options_;
   Position position_;
+  // False after a `position` command that was rejected: the GUI's next `go` is about that
+  // position, so it is not answered with the previous one's mate.
+  bool position_valid_ = true;
   std::unique_ptr<Solver> solver_;
   int64_t solver_hash_mb_ = 0;  // the table size solver_ was made with
 
