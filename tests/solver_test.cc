@@ -1155,6 +1155,32 @@ TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
   EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
 }
 
+// Near the end of the line the attacker, too, takes a mating check whose line leaves nothing
+// in hand when there is one. zukou-015 (31 plies as we count) ends either way: which mating
+// check the table offered first depended on its size, and with it whether the line left a gold
+// over, so verify judged the problem 変長 (mate in 29) with one table and mate in 31 with
+// another. Both sizes now give a line that uses every piece.
+TEST(ZukouTest, AttackerMateLeavingNothingInHandIsPreferredWhateverTheTableSize) {
+  if (kSanitized) GTEST_SKIP() << "about a second in Release";
+  std::vector<Problem> problems = ReadProblems(kZukouPath);
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  const Problem* it = FindProblem(problems, "zukou-015");
+  ASSERT_NE(it, nullptr);
+  Position root = MustParse(it->sfen);
+  for (int64_t hash_mb : {1, 16}) {
+    SCOPED_TRACE(absl::StrCat(hash_mb, " MB"));
+    Solver solver(Options(Rules::kTsume, 0, hash_mb));
+    SolveResult r = solver.Solve(root);
+    ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+    ASSERT_TRUE(r.length_exact);
+    EXPECT_EQ(r.length, 31);
+    EXPECT_TRUE(ValidMainLine(root, r, Rules::kTsume)) << Describe(r);
+    Position end = root;
+    for (Move m : r.moves) end.DoMove(m);
+    EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
+  }
+}
+
 // A line takes the preferred moves where they are as good as the others. zukou-041: after the
 // alternative N*5g 5f5g+ at ply 7 and the main line's 5c4d+ 4e4d 3c4c, the defender's 4b4c
 // (the main line's move) and 5b4c hold out equally long; verification reads the alternative
