@@ -1134,25 +1134,32 @@ TEST(LimitsTest, MateFoundByDeepeningNeedsNoExactPasses) {
   EXPECT_TRUE(r.exact_passes.empty());
 }
 
+// Solves Zuko problem `id` under tsume rules with a table of `hash_mb` and expects an exact
+// mate of `length` plies whose line leaves the attacker nothing in hand.
+void ExpectZukouLineUsesEveryPiece(const std::string& id, int length, int64_t hash_mb) {
+  SCOPED_TRACE(absl::StrCat(id, ", ", hash_mb, " MB"));
+  std::vector<Problem> problems = ReadProblems(kZukouPath);
+  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
+  const Problem* it = FindProblem(problems, id);
+  ASSERT_NE(it, nullptr);
+  Position root = MustParse(it->sfen);
+  Solver solver(Options(Rules::kTsume, 0, hash_mb));
+  SolveResult r = solver.Solve(root);
+  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
+  ASSERT_TRUE(r.length_exact);
+  EXPECT_EQ(r.length, length);
+  EXPECT_TRUE(ValidMainLine(root, r, Rules::kTsume)) << Describe(r);
+  Position end = root;
+  for (Move m : r.moves) end.DoMove(m);
+  EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
+}
+
 // Among equally long defences the line takes one that leaves the attacker nothing in hand.
 // zukou-007 (15 plies as we count; see solver_slow_test.cc) has longest lines that leave a
 // piece over (the first one found, the line reported before this rule) and one that does not.
 TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
   if (kSanitized) GTEST_SKIP() << "about a second in Release";
-  std::vector<Problem> problems = ReadProblems(kZukouPath);
-  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
-  const Problem* it = FindProblem(problems, "zukou-007");
-  ASSERT_NE(it, nullptr);
-  Position root = MustParse(it->sfen);
-  Solver solver(Options(Rules::kTsume, 0, 64));
-  SolveResult r = solver.Solve(root);
-  ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
-  ASSERT_TRUE(r.length_exact);
-  EXPECT_EQ(r.length, 15);
-  EXPECT_TRUE(ValidMainLine(root, r, Rules::kTsume)) << Describe(r);
-  Position end = root;
-  for (Move m : r.moves) end.DoMove(m);
-  EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
+  ExpectZukouLineUsesEveryPiece("zukou-007", 15, 64);
 }
 
 // Near the end of the line the attacker, too, takes a mating check whose line leaves nothing
@@ -1162,23 +1169,8 @@ TEST(ZukouTest, LongestDefenceLeavingNothingInHandIsPreferred) {
 // another. Both sizes now give a line that uses every piece.
 TEST(ZukouTest, AttackerMateLeavingNothingInHandIsPreferredWhateverTheTableSize) {
   if (kSanitized) GTEST_SKIP() << "about a second in Release";
-  std::vector<Problem> problems = ReadProblems(kZukouPath);
-  if (problems.empty()) GTEST_SKIP() << kZukouPath << " is absent";
-  const Problem* it = FindProblem(problems, "zukou-015");
-  ASSERT_NE(it, nullptr);
-  Position root = MustParse(it->sfen);
-  for (int64_t hash_mb : {1, 16}) {
-    SCOPED_TRACE(absl::StrCat(hash_mb, " MB"));
-    Solver solver(Options(Rules::kTsume, 0, hash_mb));
-    SolveResult r = solver.Solve(root);
-    ASSERT_EQ(r.status, SolveStatus::kMate) << Describe(r);
-    ASSERT_TRUE(r.length_exact);
-    EXPECT_EQ(r.length, 31);
-    EXPECT_TRUE(ValidMainLine(root, r, Rules::kTsume)) << Describe(r);
-    Position end = root;
-    for (Move m : r.moves) end.DoMove(m);
-    EXPECT_TRUE(end.hand(root.side_to_move()).Empty()) << Describe(r);
-  }
+  ExpectZukouLineUsesEveryPiece("zukou-015", 31, 1);
+  ExpectZukouLineUsesEveryPiece("zukou-015", 31, 16);
 }
 
 // A line takes the preferred moves where they are as good as the others. zukou-041: after the
