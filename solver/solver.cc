@@ -492,6 +492,9 @@ class SolveRun {
           }
           line.resize(line_mark);
           uncounted_.resize(uncounted_mark);
+          // Each further try extracts another line: bounded per solve, with the defences'.
+          if (tie_budget_ <= 0) break;
+          --tie_budget_;
           continue;
         }
         pos.UndoMove();
