@@ -452,6 +452,52 @@ class SolveRun {
   }
   bool ExtractionStopped() const { return search_.limit_reached() || extraction_spent_; }
 
+  // The lines tried from one node for one that leaves the attacker nothing in hand (tsume
+  // rules): the first is kept, in case none does, while the others are read out after it.
+  class TiedLines {
+   public:
+    TiedLines(std::vector<Move>& line, std::vector<int>& uncounted)
+        : line_(line),
+          uncounted_(uncounted),
+          line_mark_(line.size()),
+          uncounted_mark_(uncounted.size()) {}
+    size_t line_mark() const { return line_mark_; }
+    bool kept() const { return !first_line_.empty(); }
+    // Keeps the line read out since the mark if it is the first, and takes it off.
+    void KeepAndRewind() {
+      if (first_line_.empty()) {
+        first_line_.assign(line_.begin() + line_mark_, line_.end());
+        first_uncounted_.assign(uncounted_.begin() + uncounted_mark_, uncounted_.end());
+      }
+      line_.resize(line_mark_);
+      uncounted_.resize(uncounted_mark_);
+    }
+    // Puts the first line back after the mark.
+    void RestoreFirst() {
+      line_.resize(line_mark_);
+      uncounted_.resize(uncounted_mark_);
+      line_.insert(line_.end(), first_line_.begin(), first_line_.end());
+      uncounted_.insert(uncounted_.end(), first_uncounted_.begin(), first_uncounted_.end());
+    }
+
+   private:
+    std::vector<Move>& line_;
+    std::vector<int>& uncounted_;
+    size_t line_mark_, uncounted_mark_;
+    std::vector<Move> first_line_;
+    std::vector<int> first_uncounted_;
+  };
+  // Whether one more tied line may be read out (each is a whole extraction: bounded per solve).
+  bool TakeTieBudget() {
+    if (tie_budget_ <= 0) return false;
+    --tie_budget_;
+    return true;
+  }
+  // The limits cut the tie-breaking short: the line stands, and the result says why.
+  void NoteLineLimit() {
+    if (line_limit_ == LimitReason::kNone) line_limit_ = search_.limit_reason();
+  }
+
   // Appends a main line of exactly `remaining` plies from pos: the attacker's moves keep the
   // mate within the remaining length, the defender's moves keep it at the remaining length.
   bool ExtractLine(Position& pos, int remaining, bool or_node, uint64_t path_key,
@@ -471,9 +517,7 @@ class SolveRun {
       bool prefer_empty_hand = options_.rules == Rules::kTsume && !follow_proof_ &&
                                options_.exact_length && remaining <= kAttackerTieMaxPlies;
       Color attacker = pos.side_to_move();
-      size_t line_mark = line.size(), uncounted_mark = uncounted_.size();
-      std::vector<Move> first_line;
-      std::vector<int> first_uncounted;
+      TiedLines ties(line, uncounted_);
       for (Move m : moves) {
         pos.DoMove(m);
         uint64_t child_path = DfpnSearch::ChildPathKey(path_key, m);
@@ -482,33 +526,21 @@ class SolveRun {
           line.push_back(m);
           bool ok = ExtractLine(pos, remaining - 1, false, child_path, line);
           pos.UndoMove();
-          if (!ok || !prefer_empty_hand || HandAtEnd(pos, line, line_mark, attacker).Empty()) {
-            if (!ok && !first_line.empty()) break;  // the limits ran out: the first line stands
+          if (!ok || !prefer_empty_hand ||
+              HandAtEnd(pos, line, ties.line_mark(), attacker).Empty()) {
+            if (!ok && ties.kept()) break;  // the limits ran out: the first line stands
             return ok;
           }
-          if (first_line.empty()) {
-            first_line.assign(line.begin() + line_mark, line.end());
-            first_uncounted.assign(uncounted_.begin() + uncounted_mark, uncounted_.end());
-          }
-          line.resize(line_mark);
-          uncounted_.resize(uncounted_mark);
-          // Each further try extracts another line: bounded per solve, with the defences'.
-          if (tie_budget_ <= 0) break;
-          --tie_budget_;
+          ties.KeepAndRewind();
+          if (!TakeTieBudget()) break;
           continue;
         }
         pos.UndoMove();
         if (ExtractionStopped()) break;
       }
-      if (first_line.empty()) return false;
-      // The limits may have cut the search for a line leaving nothing in hand short.
-      if (ExtractionStopped() && line_limit_ == LimitReason::kNone) {
-        line_limit_ = search_.limit_reason();
-      }
-      line.resize(line_mark);
-      uncounted_.resize(uncounted_mark);
-      line.insert(line.end(), first_line.begin(), first_line.end());
-      uncounted_.insert(uncounted_.end(), first_uncounted.begin(), first_uncounted.end());
+      if (!ties.kept()) return false;
+      if (ExtractionStopped()) NoteLineLimit();
+      ties.RestoreFirst();
       return true;
     }
     if (remaining <= 0) return true;  // mated (under tsume rules, only useless drops left)
@@ -531,15 +563,7 @@ class SolveRun {
     // Tsume rules: among the longest defences, one whose line leaves the attacker nothing in
     // hand (駒余り) is preferred; the first longest line is kept in case none does.
     Color attacker = ~pos.side_to_move();
-    size_t line_mark = line.size(), uncounted_mark = uncounted_.size();
-    std::vector<Move> first_line;
-    std::vector<int> first_uncounted;
-    auto restore_first = [&] {
-      line.resize(line_mark);
-      uncounted_.resize(uncounted_mark);
-      line.insert(line.end(), first_line.begin(), first_line.end());
-      uncounted_.insert(uncounted_.end(), first_uncounted.begin(), first_uncounted.end());
-    };
+    TiedLines ties(line, uncounted_);
     for (int i = 0; i < moves.size(); ++i) {
       Move m = moves[i];
       bool interposition = IsDeferrableDrop(m, deferred);
@@ -558,35 +582,26 @@ class SolveRun {
       if (longest) {
         line.push_back(m);
         bool ok = ExtractLine(pos, remaining - 1, true, child_path, line);
-        bool pieces_left = ok && !HandAtEnd(pos, line, line_mark + 1, attacker).Empty();
+        bool pieces_left = ok && !HandAtEnd(pos, line, ties.line_mark() + 1, attacker).Empty();
         pos.UndoMove();
         if (!ok) {
-          if (first_line.empty()) return false;
+          if (!ties.kept()) return false;
           // The limits ran out: the first longest line stands, and the result says why.
-          if (line_limit_ == LimitReason::kNone) line_limit_ = search_.limit_reason();
-          restore_first();
+          NoteLineLimit();
+          ties.RestoreFirst();
           return true;
         }
         if (options_.rules != Rules::kTsume || !pieces_left) return true;
-        if (first_line.empty()) {
-          first_line.assign(line.begin() + line_mark, line.end());
-          first_uncounted.assign(uncounted_.begin() + uncounted_mark, uncounted_.end());
-        }
-        line.resize(line_mark);
-        uncounted_.resize(uncounted_mark);
-        // Each further candidate extracts a whole line: bounded per solve.
-        if (tie_budget_ <= 0) break;
-        --tie_budget_;
+        ties.KeepAndRewind();
+        if (!TakeTieBudget()) break;
         continue;
       }
       pos.UndoMove();
       if (ExtractionStopped()) break;
     }
-    if (!first_line.empty()) {
-      if (ExtractionStopped() && line_limit_ == LimitReason::kNone) {
-        line_limit_ = search_.limit_reason();
-      }
-      restore_first();
+    if (ties.kept()) {
+      if (ExtractionStopped()) NoteLineLimit();
+      ties.RestoreFirst();
       return true;
     }
     if (ExtractionStopped()) return false;
