@@ -410,27 +410,6 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
   return lines;
 }
 
-namespace {
-
-// A solver for each job (no more jobs than problems), the table's memory shared out among them.
-absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(const BatchOptions& options,
-                                                                    int pending) {
-  SolveOptions solve = options.solve;
-  solve.hash_mb = std::max<int64_t>(1, options.solve.hash_mb / options.jobs);
-  solve.stop = options.stop;
-  solve.on_progress = nullptr;
-  std::vector<std::unique_ptr<Solver>> solvers;
-  int jobs = std::max(1, std::min<int>(options.jobs, pending));
-  for (int i = 0; i < jobs; ++i) {
-    absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(solve);
-    if (!solver.ok()) return solver.status();
-    solvers.push_back(*std::move(solver));
-  }
-  return solvers;
-}
-
-}  // namespace
-
 int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& err) {
   // Read everything first: an unreadable file stops the run before any time is spent.
   std::vector<Problem> problems;
@@ -473,14 +452,13 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   }
   // The tables next, so that a --hash-mb the machine cannot give fails before the results
   // file is opened (and, without --resume, emptied).
-  absl::StatusOr<std::vector<std::unique_ptr<Solver>>> solvers =
-      MakeJobSolvers(options, int(pending.size()));
+  SolveOptions per_job = options.solve;
+  per_job.stop = options.stop;
+  per_job.on_progress = nullptr;
+  absl::StatusOr<std::vector<std::unique_ptr<Solver>>> solvers = MakeJobSolvers(
+      per_job, options.jobs, std::max(1, std::min<int>(options.jobs, int(pending.size()))));
   if (!solvers.ok()) {
-    err << "tsume batch: flag --hash-mb: " << solvers.status().message()
-        << (options.jobs > 1 ? absl::StrCat(" (", options.solve.hash_mb, " MB shared by ",
-                                            options.jobs, " jobs)")
-                             : "")
-        << "\n";
+    err << "tsume batch: " << solvers.status().message() << "\n";
     return kExitUsage;
   }
   std::ofstream file;

@@ -19,17 +19,11 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   std::vector<InputProblem> problems;
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
+  // A directory goes to the reader too, which names it as one.
   bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
     std::error_code error;  // a position's text can be too long a name to ask about
-    return std::filesystem::is_regular_file(a, error);
+    return std::filesystem::is_regular_file(a, error) || std::filesystem::is_directory(a, error);
   });
-  for (const std::string& arg : args) {
-    std::error_code error;
-    if (std::filesystem::is_directory(arg, error)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot read '", arg, "': a directory, not a file of problems"));
-    }
-  }
   if (!looks_like_file) {
     InputProblem p;
     p.id = "argument";

@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -62,6 +64,25 @@ absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args) {
   return options;
 }
 
+absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(SolveOptions options,
+                                                                    int64_t jobs, int count) {
+  int64_t total_mb = options.hash_mb;
+  options.hash_mb = std::max<int64_t>(1, total_mb / jobs);
+  std::vector<std::unique_ptr<Solver>> solvers;
+  for (int i = 0; i < count; ++i) {
+    absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(options);
+    if (!solver.ok()) {
+      return absl::Status(
+          solver.status().code(),
+          absl::StrCat(
+              "flag --hash-mb: ", solver.status().message(),
+              jobs > 1 ? absl::StrCat(" (", total_mb, " MB shared by ", jobs, " jobs)") : ""));
+    }
+    solvers.push_back(*std::move(solver));
+  }
+  return solvers;
+}
+
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(
       args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "first-mate"});
@@ -92,12 +113,12 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (progress.enabled()) {
     options->on_progress = [&](const SearchProgress& p) { progress.Show(FormatProgress(p)); };
   }
-  absl::StatusOr<std::unique_ptr<Solver>> made = Solver::Create(*options);
+  absl::StatusOr<std::vector<std::unique_ptr<Solver>>> made = MakeJobSolvers(*options, 1, 1);
   if (!made.ok()) {
-    err << "tsume solve: flag --hash-mb: " << made.status().message() << "\n";
+    err << "tsume solve: " << made.status().message() << "\n";
     return kExitUsage;
   }
-  Solver& solver = **made;
+  Solver& solver = *made->front();
   int exit_code = kExitOk;
   for (size_t i = 0; i < problems->size(); ++i) {
     const InputProblem& problem = (*problems)[i];

@@ -2,6 +2,12 @@
 #ifndef TSUME_TOOLS_SOLVE_FLAGS_H_
 #define TSUME_TOOLS_SOLVE_FLAGS_H_
 
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "solver/solver.h"
 #include "tools/cli_args.h"
@@ -13,6 +19,12 @@ inline const std::set<std::string> kSolveValueFlags = {"time-ms", "nodes", "hash
 
 // Options from the parsed flags; errors name the flag.
 absl::StatusOr<SolveOptions> SolveOptionsFromArgs(const CliArgs& args);
+
+// `count` solvers for a run of `jobs` jobs (batch, verify), each with `options` and an equal
+// share of its hash_mb (the total); an error naming --hash-mb when the machine cannot
+// reserve one.
+absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(SolveOptions options,
+                                                                    int64_t jobs, int count);
 
 }  // namespace tsume
 

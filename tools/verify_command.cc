@@ -252,25 +252,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   // One solver (and table) per job, the memory shared out among them as batch does.
   int jobs = std::max(1, std::min<int>(int(*jobs_flag), int(pending.size())));
-  std::vector<std::unique_ptr<Solver>> solvers;
-  {
-    SolveOptions per_job = *options;
-    per_job.hash_mb = std::max<int64_t>(1, options->hash_mb / *jobs_flag);
-    // With several jobs the progress line is drawn here, from what each job is on.
-    if (jobs > 1) per_job.on_progress = nullptr;
-    for (int k = 0; k < jobs; ++k) {
-      absl::StatusOr<std::unique_ptr<Solver>> solver = Solver::Create(per_job);
-      if (!solver.ok()) {
-        err << "tsume verify: flag --hash-mb: " << solver.status().message()
-            << (*jobs_flag > 1
-                    ? absl::StrCat(" (", options->hash_mb, " MB shared by ", *jobs_flag, " jobs)")
-                    : "")
-            << "\n";
-        return kExitUsage;
-      }
-      solvers.push_back(*std::move(solver));
-    }
+  SolveOptions per_job = *options;
+  // With several jobs the progress line is drawn here, from what each job is on.
+  if (jobs > 1) per_job.on_progress = nullptr;
+  absl::StatusOr<std::vector<std::unique_ptr<Solver>>> made =
+      MakeJobSolvers(per_job, *jobs_flag, jobs);
+  if (!made.ok()) {
+    err << "tsume verify: " << made.status().message() << "\n";
+    return kExitUsage;
   }
+  std::vector<std::unique_ptr<Solver>>& solvers = *made;
   // Opened only now, so that a --hash-mb the machine cannot give fails before the file is
   // emptied.
   std::ofstream results;
