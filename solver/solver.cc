@@ -512,7 +512,7 @@ class SolveRun {
       // line leaves the attacker nothing in hand is preferred (G*8b rather than a mate that
       // keeps the gold), as among the longest defences. Which mating check the table offers
       // first depends on its size; without this, so did whether the line left pieces over
-      // (zukou-015: verify judged it 変長, mate in 29, with 256 MB, and mate in 31 with 4 MB).
+      // (zukou-015: verify judged it 変長, mate in 29, with 512 MB, and mate in 31 with 4 MB).
       // Only this near the end: trying the other checks costs a search for each.
       bool prefer_empty_hand = options_.rules == Rules::kTsume && !follow_proof_ &&
                                options_.exact_length && remaining <= kAttackerTieMaxPlies;
