@@ -6,9 +6,12 @@
 // shortest mate brute force finds, and where brute force finds none within its depth, the
 // solver must not report one; under tsume rules (useless interpositions not counted) a mate
 // no longer than that. The solver's depth-limited queries (MateWithin) are held to the same
-// answers, and the lines the solver gives are minimax lines by brute force.
+// answers, and the lines the solver gives are minimax lines by brute force. A second reference
+// follows tsume rules as the README defines useless interpositions: the solver's tsume-rule
+// lengths must match it, and `tsume verify` must list exactly the other mating moves it finds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 #include <map>
@@ -23,6 +26,7 @@
 #include "core/position.h"
 #include "problems/collection.h"
 #include "solver/solver.h"
+#include "solver/verify.h"
 
 namespace tsume {
 namespace {
@@ -57,6 +61,86 @@ bool ReferenceMateWithin(Position& pos, int plies) {
     if (mates) return true;
   }
   return false;
+}
+
+// Tsume rules (useless interpositions not counted), written from the README's definition
+// alone. The defender, in check from a ranged piece, may drop on a square s in between; the
+// drops on s are useless when, had the defender passed and kept the piece, some attacker move
+// onto s that checks leads to a position mated within the plies left: the square then counts
+// as that position's mate (two plies fewer than dropping and being captured) where that is the
+// cheaper for the attacker. Every other move counts as under game rules.
+bool ReferenceTsumeMateWithin(Position& pos, int plies);
+
+bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting = 0) {
+  MoveList replies;
+  GenerateLegal(pos, replies);
+  if (replies.size() == 0) return true;
+  Bitboard between;
+  Bitboard checkers = pos.checkers();
+  if (!checkers.MoreThanOne()) {
+    between = Between(pos.king_square(pos.side_to_move()), checkers.Lsb());
+  }
+  Bitboard drop_squares;
+  for (Move reply : replies) {
+    if (reply.is_drop() && between.Test(reply.to())) {
+      drop_squares.Set(reply.to());
+      continue;
+    }
+    if (plies <= 0) return false;
+    pos.DoMove(reply);
+    bool mated = ReferenceTsumeMateWithin(pos, plies - 1);
+    pos.UndoMove();
+    if (!mated) return false;
+  }
+  for (Square s : drop_squares) {
+    // Useless here? The attacker's checking moves onto s, the defender having passed.
+    bool useless = false;
+    if (nesting < 8) {
+      pos.DoNullMove();
+      MoveList moves;
+      GenerateLegal(pos, moves);
+      for (Move m : moves) {
+        if (useless) break;
+        if (m.is_drop() || m.to() != s) continue;
+        pos.DoMove(m);
+        useless = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies, nesting + 1);
+        pos.UndoMove();
+      }
+      pos.UndoMove();
+    }
+    if (useless) continue;
+    // Otherwise every drop there counts.
+    for (Move reply : replies) {
+      if (!reply.is_drop() || reply.to() != s) continue;
+      if (plies <= 0) return false;
+      pos.DoMove(reply);
+      bool mated = ReferenceTsumeMateWithin(pos, plies - 1);
+      pos.UndoMove();
+      if (!mated) return false;
+    }
+  }
+  return true;
+}
+
+bool ReferenceTsumeMateWithin(Position& pos, int plies) {
+  if (plies <= 0) return false;
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (Move m : moves) {
+    pos.DoMove(m);
+    bool mates = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies - 1);
+    pos.UndoMove();
+    if (mates) return true;
+  }
+  return false;
+}
+
+std::optional<int> ReferenceShortestTsumeMate(const Position& root, int max_plies) {
+  Position pos = root;
+  for (int plies = 1; plies <= max_plies; plies += 2) {
+    if (ReferenceTsumeMateWithin(pos, plies)) return plies;
+  }
+  return std::nullopt;
 }
 
 // The shortest mate within `max_plies`, or none.
@@ -230,6 +314,106 @@ TEST(SolverReferenceTest, ExactLengthsMatchBruteForce) {
   for (const auto& [outcome, count] : outcomes) {
     std::cout << "  " << outcome << ": " << count << "\n";
   }
+}
+
+TEST(SolverReferenceTest, TsumeRuleLengthsMatchBruteForce) {
+  constexpr int kDepth = 5;
+  std::vector<Case> cases = Cases(/*per_length=*/12);
+  for (Case& c : RuleCases()) cases.push_back(std::move(c));
+  SolveOptions options = GameRules();
+  options.rules = Rules::kTsume;
+  Solver solver(options);
+  std::map<std::string, int> outcomes;
+  for (const Case& c : cases) {
+    std::optional<int> reference = ReferenceShortestTsumeMate(c.position, kDepth);
+    SolveResult r = solver.Solve(c.position);
+    std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
+    if (reference.has_value()) {
+      ++outcomes[absl::StrCat("mate in ", *reference)];
+      if (ReferenceShortestMate(c.position, *reference) != reference) {
+        ++outcomes["shorter than under game rules"];
+      }
+      ASSERT_EQ(r.status, SolveStatus::kMate) << what;
+      EXPECT_EQ(r.length, *reference) << what;
+      EXPECT_TRUE(r.length_exact) << what;
+    } else {
+      ++outcomes["none within 5"];
+      EXPECT_FALSE(r.status == SolveStatus::kMate && r.length <= kDepth)
+          << what << ": the solver reports a mate in " << r.length;
+    }
+  }
+  for (const auto& [outcome, count] : outcomes) {
+    std::cout << "  " << outcome << ": " << count << "\n";
+  }
+}
+
+// `tsume verify` on the same positions, each taken as a composed problem of its exact length:
+// at every attacker move of its main line but the last, the other moves it lists as mating in
+// time (余詰, or 手順前後 as a note) are exactly those brute force finds; the main line's
+// attacker moves mate in time and its defences hold out as long as any.
+TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
+  constexpr int kDepth = 5;
+  std::vector<Case> cases = Cases(/*per_length=*/12);
+  for (Case& c : RuleCases()) cases.push_back(std::move(c));
+  SolveOptions options = GameRules();
+  options.rules = Rules::kTsume;
+  Solver solver(options);
+  std::map<std::string, int> outcomes;
+  for (const Case& c : cases) {
+    std::optional<int> length = ReferenceShortestTsumeMate(c.position, kDepth);
+    if (!length.has_value() || *length < 3) continue;
+    std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
+    VerifyReport report = VerifyProblem(solver, c.position, *length, {});
+    ASSERT_NE(report.verdict, Verdict::kUnknown) << what;
+    ASSERT_NE(report.verdict, Verdict::kNotMate) << what;
+    EXPECT_EQ(report.length, *length) << what;
+    if (!report.solution.uncounted.empty()) {
+      ++outcomes["main line through a useless drop (not compared)"];
+      continue;
+    }
+    const std::vector<Move>& line = report.main_line;
+    ASSERT_EQ(int(line.size()), *length) << what;
+    Position pos = c.position;
+    for (int i = 0; i < *length; ++i) {
+      int left = *length - i - 1;  // after line[i]
+      if (i % 2 == 0 && left > 0) {
+        std::vector<std::string> found, listed;
+        MoveList moves;
+        GenerateLegal(pos, moves);
+        for (Move m : moves) {
+          if (m == line[i]) continue;
+          pos.DoMove(m);
+          if (pos.in_check() && ReferenceTsumeDefenderLoses(pos, left)) found.push_back(ToUsi(m));
+          pos.UndoMove();
+        }
+        for (const std::vector<Flaw>* list : {&report.flaws, &report.notes}) {
+          for (const Flaw& f : *list) {
+            if (f.ply == i + 1 &&
+                (f.kind == FlawKind::kAlternativeMate || f.kind == FlawKind::kTransposition)) {
+              listed.push_back(f.line.empty() ? "?" : ToUsi(f.line[0]));
+            }
+          }
+        }
+        std::sort(found.begin(), found.end());
+        std::sort(listed.begin(), listed.end());
+        EXPECT_EQ(listed, found) << what << " ply " << i + 1;
+        if (!found.empty()) ++outcomes["mating alternatives listed"];
+      }
+      ASSERT_TRUE(pos.IsLegal(line[i])) << what << " ply " << i + 1;
+      pos.DoMove(line[i]);
+      if (i % 2 == 0) {
+        EXPECT_TRUE(ReferenceTsumeDefenderLoses(pos, left)) << what << " ply " << i + 1;
+      } else {
+        EXPECT_FALSE(ReferenceTsumeMateWithin(pos, left - 2))
+            << what << ": ply " << i + 1 << " is not a longest defence";
+      }
+    }
+    ++outcomes[ToString(report.verdict)];
+  }
+  for (const auto& [outcome, count] : outcomes) {
+    std::cout << "  " << outcome << ": " << count << "\n";
+  }
+  EXPECT_GT(outcomes["mating alternatives listed"], 5);
 }
 
 TEST(SolverReferenceTest, DepthLimitedQueriesMatchBruteForce) {
