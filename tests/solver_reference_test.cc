@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,27 @@ bool ReferenceMateWithin(Position& pos, int plies) {
 // cheaper for the attacker. Every other move counts as under game rules.
 bool ReferenceTsumeMateWithin(Position& pos, int plies);
 
-bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting = 0) {
+bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting = 0);
+
+// Are the drops on `s` useless: had the defender (to move, in check) passed, some attacker
+// move onto s that checks leads to a position mated within `plies`?
+bool UselessSquare(Position& pos, Square s, int plies, int nesting) {
+  bool useless = false;
+  pos.DoNullMove();
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (Move m : moves) {
+    if (useless) break;
+    if (m.is_drop() || m.to() != s) continue;
+    pos.DoMove(m);
+    useless = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies, nesting);
+    pos.UndoMove();
+  }
+  pos.UndoMove();
+  return useless;
+}
+
+bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting) {
   MoveList replies;
   GenerateLegal(pos, replies);
   if (replies.size() == 0) return true;
@@ -93,22 +114,7 @@ bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting = 0) {
     if (!mated) return false;
   }
   for (Square s : drop_squares) {
-    // Useless here? The attacker's checking moves onto s, the defender having passed.
-    bool useless = false;
-    if (nesting < 8) {
-      pos.DoNullMove();
-      MoveList moves;
-      GenerateLegal(pos, moves);
-      for (Move m : moves) {
-        if (useless) break;
-        if (m.is_drop() || m.to() != s) continue;
-        pos.DoMove(m);
-        useless = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies, nesting + 1);
-        pos.UndoMove();
-      }
-      pos.UndoMove();
-    }
-    if (useless) continue;
+    if (nesting < 8 && UselessSquare(pos, s, plies, nesting + 1)) continue;
     // Otherwise every drop there counts.
     for (Move reply : replies) {
       if (!reply.is_drop() || reply.to() != s) continue;
@@ -347,6 +353,25 @@ TEST(SolverReferenceTest, TsumeRuleLengthsMatchBruteForce) {
   }
 }
 
+// Is there a line of `plies` plies from `pos` (the attacker's moves mating in time, the
+// defender's holding out as long as any) that ends with the attacker's hand empty? Tsume rules;
+// lines through a useless drop are not followed (the callers skip them).
+bool ReferenceLineLeavesNothing(Position& pos, int plies, Color attacker) {
+  if (plies == 0) return pos.hand(attacker).Empty();
+  MoveList moves;
+  GenerateLegal(pos, moves);
+  for (Move m : moves) {
+    pos.DoMove(m);
+    bool optimal = pos.side_to_move() != attacker
+                       ? pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies - 1)
+                       : !ReferenceTsumeMateWithin(pos, plies - 3);
+    bool leaves_nothing = optimal && ReferenceLineLeavesNothing(pos, plies - 1, attacker);
+    pos.UndoMove();
+    if (leaves_nothing) return true;
+  }
+  return false;
+}
+
 // `tsume verify` on the same positions, each taken as a composed problem of its exact length:
 // at every attacker move of its main line but the last, the other moves it lists as mating in
 // time (余詰, or 手順前後 as a note) are exactly those brute force finds; the main line's
@@ -399,6 +424,36 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
         EXPECT_EQ(listed, found) << what << " ply " << i + 1;
         if (!found.empty()) ++outcomes["mating alternatives listed"];
       }
+      if (i % 2 == 1) {
+        // 変同: the other defences that hold out as long (drops on one square are one note),
+        // drops that are useless (a hypothetical capture there mates within one ply less) aside.
+        auto key = [](Move m) { return m.is_drop() ? "drop " + ToUsi(m).substr(2) : ToUsi(m); };
+        std::set<std::string> found, listed;
+        Bitboard between;
+        if (!pos.checkers().MoreThanOne()) {
+          between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
+        }
+        MoveList moves;
+        GenerateLegal(pos, moves);
+        for (Move d : moves) {
+          if (d == line[i]) continue;
+          if (d.is_drop() && between.Test(d.to()) && UselessSquare(pos, d.to(), left - 1, 0))
+            continue;
+          pos.DoMove(d);
+          // (A drop may hold out longer, its square's hypothetical position mating sooner.)
+          if (!ReferenceTsumeMateWithin(pos, left - 2) && ReferenceTsumeMateWithin(pos, left)) {
+            found.insert(key(d));
+          }
+          pos.UndoMove();
+        }
+        for (const Flaw& f : report.notes) {
+          if (f.ply == i + 1 && f.kind == FlawKind::kSameLengthVariation) {
+            listed.insert(f.line.empty() ? "?" : key(f.line[0]));
+          }
+        }
+        EXPECT_EQ(listed, found) << what << " ply " << i + 1;
+        if (!found.empty()) ++outcomes["defences as long listed"];
+      }
       ASSERT_TRUE(pos.IsLegal(line[i])) << what << " ply " << i + 1;
       pos.DoMove(line[i]);
       if (i % 2 == 0) {
@@ -408,6 +463,13 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
             << what << ": ply " << i + 1 << " is not a longest defence";
       }
     }
+    // 駒余り only when no such line leaves the attacker's hand empty.
+    bool pieces_left = std::any_of(report.flaws.begin(), report.flaws.end(),
+                                   [](const Flaw& f) { return f.kind == FlawKind::kPiecesLeft; });
+    Position root = c.position;
+    EXPECT_EQ(pieces_left, !ReferenceLineLeavesNothing(root, *length, c.position.side_to_move()))
+        << what;
+    if (pieces_left) ++outcomes["pieces left"];
     ++outcomes[ToString(report.verdict)];
   }
   for (const auto& [outcome, count] : outcomes) {
