@@ -6,6 +6,7 @@
 #include <new>
 #include <optional>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -105,9 +106,15 @@ constexpr int kExactPassSettlePlies = 5;
 // 16.31M.
 constexpr int64_t kSweepProbeBudget = 20000;
 
-// How many extra longest defences line extraction may try, per solve, for one that leaves
-// the attacker nothing in hand.
-constexpr int kTieBudget = 64;
+// How many extra lines (longest defences, and mating checks near the end) line extraction
+// may try, per solve, for one that leaves the attacker nothing in hand: far from the line's end
+// each is a long extraction (zukou-083, 265 plies, tries 129 at 3M nodes, nearly all read from
+// the table: 62 nodes); within kNearEndTiePlies of it, a search of a few plies, and problems
+// with many alternative mates need more of them (a practical mate in 5 with eight rook drops
+// mating at its third ply took 122 before its line using every piece was found).
+constexpr int kTieBudget = 256;
+constexpr int kNearEndTieBudget = 1024;
+constexpr int kNearEndTiePlies = 6;
 
 // Within this many plies of the line's end, line extraction also tries the attacker's other
 // mating checks for a line that leaves nothing in hand (each try is a search that short).
@@ -183,7 +190,7 @@ class SolveRun {
             lower_bound_known_ = true;  // the step before disproved a mate two plies shorter
             bool whole = ExtractLine(root, shallow.length, true, 0, line);
             lower_bound_known_ = false;
-            if (whole) return MateWithLine(line, true);
+            if (whole) return MateWithLine(root, line, true);
             // The limits ran out while extracting: the mate without a line (the part read
             // out ends before the mate, and would pass for one).
             result.status = SolveStatus::kMate;
@@ -314,7 +321,7 @@ class SolveRun {
       result.limit = search_.limit_reason();
       return Finish(result);
     }
-    SolveResult mate = MateWithLine(line, exact);
+    SolveResult mate = MateWithLine(root, line, exact);
     // Not proven shortest: the line follows the proof, whose defences are not proven longest
     // (it may be much shorter); the length is the proven bound.
     if (!exact) mate.length = std::max(mate.length, length);
@@ -323,7 +330,7 @@ class SolveRun {
 
  private:
   // A mate with the line just extracted (its uncounted plies in uncounted_).
-  SolveResult MateWithLine(const std::vector<Move>& line, bool exact) {
+  SolveResult MateWithLine(Position& root, const std::vector<Move>& line, bool exact) {
     SolveResult result;
     result.status = SolveStatus::kMate;
     result.moves = line;
@@ -333,6 +340,7 @@ class SolveRun {
     // A limit may have cut short the search for a line leaving nothing in hand: the line is
     // whole, but say so.
     result.limit = search_.limit_reached() ? search_.limit_reason() : line_limit_;
+    result.ties_cut = tie_budget_ran_out_ && !HandAtEnd(root, line, 0, root.side_to_move()).Empty();
     return Finish(result);
   }
 
@@ -488,9 +496,13 @@ class SolveRun {
     std::vector<int> first_uncounted_;
   };
   // Whether one more tied line may be read out (each is a whole extraction: bounded per solve).
-  bool TakeTieBudget() {
-    if (tie_budget_ <= 0) return false;
-    --tie_budget_;
+  bool TakeTieBudget(int remaining) {
+    int& budget = remaining <= kNearEndTiePlies ? near_end_tie_budget_ : tie_budget_;
+    if (budget <= 0) {
+      tie_budget_ran_out_ = true;
+      return false;
+    }
+    --budget;
     return true;
   }
   // The limits cut the tie-breaking short: the line stands, and the result says why.
@@ -514,9 +526,11 @@ class SolveRun {
       // first depends on its size; without this, so did whether the line left pieces over
       // (zukou-015: verify judged it 変長, mate in 29, with 512 MB, and mate in 31 with 4 MB).
       // Only this near the end: trying the other checks costs a search for each.
-      bool prefer_empty_hand = options_.rules == Rules::kTsume && !follow_proof_ &&
-                               options_.exact_length && remaining <= kAttackerTieMaxPlies;
       Color attacker = pos.side_to_move();
+      bool prefer_empty_hand = options_.rules == Rules::kTsume && !follow_proof_ &&
+                               options_.exact_length && remaining <= kAttackerTieMaxPlies &&
+                               HandMayRunOut(pos, attacker, (remaining + 1) / 2) &&
+                               !no_empty_hand_line_.contains({pos.key(), remaining});
       TiedLines ties(line, uncounted_);
       for (Move m : moves) {
         pos.DoMove(m);
@@ -532,14 +546,18 @@ class SolveRun {
             return ok;
           }
           ties.KeepAndRewind();
-          if (!TakeTieBudget()) break;
+          if (!TakeTieBudget(remaining)) break;
           continue;
         }
         pos.UndoMove();
         if (ExtractionStopped()) break;
       }
       if (!ties.kept()) return false;
-      if (ExtractionStopped()) NoteLineLimit();
+      if (ExtractionStopped()) {
+        NoteLineLimit();
+      } else if (!tie_budget_ran_out_) {  // every tie was tried
+        no_empty_hand_line_.insert({pos.key(), remaining});
+      }
       ties.RestoreFirst();
       return true;
     }
@@ -563,6 +581,9 @@ class SolveRun {
     // Tsume rules: among the longest defences, one whose line leaves the attacker nothing in
     // hand (駒余り) is preferred; the first longest line is kept in case none does.
     Color attacker = ~pos.side_to_move();
+    bool seek_empty_hand = options_.rules == Rules::kTsume &&
+                           HandMayRunOut(pos, attacker, remaining / 2) &&
+                           !no_empty_hand_line_.contains({pos.key(), remaining});
     TiedLines ties(line, uncounted_);
     for (int i = 0; i < moves.size(); ++i) {
       Move m = moves[i];
@@ -591,16 +612,20 @@ class SolveRun {
           ties.RestoreFirst();
           return true;
         }
-        if (options_.rules != Rules::kTsume || !pieces_left) return true;
+        if (!seek_empty_hand || !pieces_left) return true;
         ties.KeepAndRewind();
-        if (!TakeTieBudget()) break;
+        if (!TakeTieBudget(remaining)) break;
         continue;
       }
       pos.UndoMove();
       if (ExtractionStopped()) break;
     }
     if (ties.kept()) {
-      if (ExtractionStopped()) NoteLineLimit();
+      if (ExtractionStopped()) {
+        NoteLineLimit();
+      } else if (!tie_budget_ran_out_) {  // every tie was tried
+        no_empty_hand_line_.insert({pos.key(), remaining});
+      }
       ties.RestoreFirst();
       return true;
     }
@@ -682,6 +707,11 @@ class SolveRun {
     return candidate;
   }
 
+  // Whether a line can still leave the attacker's hand empty: each of its `attacker_moves`
+  // drops at most one piece (a capture adds one). Where it cannot, tying lines need not be tried.
+  static bool HandMayRunOut(const Position& pos, Color attacker, int attacker_moves) {
+    return pos.hand(attacker).Total() <= attacker_moves;
+  }
   // The attacker's hand after playing line[from...] from pos (pos is left as it was).
   static Hand HandAtEnd(Position& pos, const std::vector<Move>& line, size_t from, Color attacker) {
     for (size_t i = from; i < line.size(); ++i) pos.DoMove(line[i]);
@@ -860,6 +890,11 @@ class SolveRun {
   std::vector<int> uncounted_;  // indices of useless drops and their captures in the line
   // Longest defences tried beyond the first for their 駒余り, per solve (each extracts a line).
   int tie_budget_ = kTieBudget;
+  int near_end_tie_budget_ = kNearEndTieBudget;
+  bool tie_budget_ran_out_ = false;
+  // Positions (key, counted plies left) where every line tried left pieces in hand: later
+  // extractions reaching them (other mating moves transpose) take the first line at once.
+  absl::flat_hash_set<std::pair<uint64_t, int>> no_empty_hand_line_;
   LimitReason line_limit_ = LimitReason::kNone;  // a limit that cut the tie-breaking short
   int64_t extraction_end_ = 0;      // node count ending line extraction's searches (0: none)
   bool extraction_spent_ = false;   // that budget ran out

@@ -84,6 +84,9 @@ struct SolveResult {
   // whose defences are not proven longest: it may count fewer plies.
   int length = 0;
   bool length_exact = false;  // length proven minimal under the rules
+  // Tsume rules: the line leaves pieces in the attacker's hand, and the budget for trying
+  // other lines as long ran out before all were tried: one of them may leave nothing.
+  bool ties_cut = false;
   // A proven lower bound: no mate within this many plies (0: none proven). Length - 2 for an
   // exact mate; after the limits stopped a solve, what its searches had disproven by then.
   int no_mate_within = 0;

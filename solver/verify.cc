@@ -769,7 +769,11 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   if (!left.Empty()) {
     report.flaws.push_back({FlawKind::kPiecesLeft,
                             int(line.size()),
-                            absl::StrCat(left.Total(), " piece(s) left in the attacker's hand"),
+                            absl::StrCat(left.Total(), " piece(s) left in the attacker's hand",
+                                         report.solution.ties_cut && line == report.solution.moves
+                                             ? " (not every line as long was tried for one "
+                                               "leaving none: the budget ran out)"
+                                             : ""),
                             {}});
   }
 

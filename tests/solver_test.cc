@@ -1173,6 +1173,31 @@ TEST(ZukouTest, AttackerMateLeavingNothingInHandIsPreferredWhateverTheTableSize)
   ExpectZukouLineUsesEveryPiece("zukou-015", 31, 16);
 }
 
+// A short problem with many mating alternatives: practical mate5.txt:653 with the attacker's
+// pawn given to the defender, a mate in 5 under tsume rules where rook drops mate from many
+// squares at the first and third plies. Of its longest lines, those that use the rook and the
+// pawn (R*3f 3d2d P*2e 2d1c 4a2c+) were found only after 122 others had been tried, past the
+// 64 the line extraction once allowed per solve (brute force found the problem's 駒余り
+// verdict wrong). Lines that cannot empty the hand (more pieces than attacker moves left) are
+// no longer tried, positions where every line left pieces are not tried again, and tries near
+// the end have a budget of their own.
+TEST(RuleSpecialsTest, LineUsingEveryPieceIsFoundAmongManyAlternativeMates) {
+  absl::StatusOr<Position> root =
+      Position::FromSfen("l1K2B1pl/2+S+NG2+P1/9/6k2/1P1P4p/2p1PG2P/5P1+s1/p8/L6rL b RPb2g2s3n7p 1");
+  ASSERT_TRUE(root.ok());
+  SolveOptions options;
+  options.hash_mb = 16;
+  Solver solver(options);
+  SolveResult r = solver.Solve(*root);
+  ASSERT_EQ(r.status, SolveStatus::kMate);
+  EXPECT_EQ(r.length, 5);
+  EXPECT_TRUE(ValidMainLine(*root, r, Rules::kTsume)) << Describe(r);
+  Position end = *root;
+  for (Move m : r.moves) end.DoMove(m);
+  EXPECT_TRUE(end.hand(kBlack).Empty()) << Describe(r);
+  EXPECT_FALSE(r.ties_cut);
+}
+
 // A line takes the preferred moves where they are as good as the others. zukou-041: after the
 // alternative N*5g 5f5g+ at ply 7 and the main line's 5c4d+ 4e4d 3c4c, the defender's 4b4c
 // (the main line's move) and 5b4c hold out equally long; verification reads the alternative

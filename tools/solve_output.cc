@@ -45,6 +45,10 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
       }
       absl::StrAppend(&out, "  ", LineToJapanese(pos, result.moves), "\n");
       absl::StrAppend(&out, "  ", absl::StrJoin(UsiMoves(result), " "), "\n");
+      if (result.ties_cut) {
+        absl::StrAppend(&out, "  (it leaves pieces in hand; not every line as long was tried ",
+                        "for one that leaves none)\n");
+      }
       break;
     case SolveStatus::kNoMate:
       absl::StrAppend(&out, "no mate\n");
@@ -78,6 +82,7 @@ nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& po
   j["nps"] = NodesPerSecond(result);
   j["hashfull"] = result.hashfull;
   if (result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
+  if (result.ties_cut) j["ties_cut"] = true;
   AddExactPasses(result, j);
   return j;
 }
