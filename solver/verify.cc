@@ -32,6 +32,8 @@ const char* ToString(FlawKind kind) {
       return "longer_variation";
     case FlawKind::kVariationAlternativeMate:
       return "variation_alternative_mate";
+    case FlawKind::kIntendedLineLeavesPieces:
+      return "intended_line_leaves_pieces";
   }
   return "";
 }
@@ -56,6 +58,8 @@ const char* JapaneseName(FlawKind kind) {
       return "変長";
     case FlawKind::kVariationAlternativeMate:
       return "変化別詰";
+    case FlawKind::kIntendedLineLeavesPieces:
+      return "作意駒余り";
   }
   return "";
 }
@@ -576,6 +580,24 @@ TimeCut WhatTheTimeCut(const VerifyReport& report) {
   return report.verdict == Verdict::kUnknown ? TimeCut::kVerdict : TimeCut::kInformation;
 }
 
+// The kIntendedLineLeavesPieces note: where the intended line parts from the main line (both
+// correct, as long), and the intended line from there.
+Flaw IntendedLineNote(const std::vector<Move>& intended, const std::vector<Move>& main_line,
+                      Hand intended_left) {
+  size_t k = 0;
+  while (k < intended.size() && k < main_line.size() && intended[k] == main_line[k]) ++k;
+  bool defence = k % 2 == 1;
+  std::string where = k < main_line.size() ? absl::StrCat("; the main line's ", ToUsi(main_line[k]),
+                                                          defence ? " holds out" : " mates",
+                                                          " as long and uses every piece")
+                                           : "";
+  return {FlawKind::kIntendedLineLeavesPieces, int(k) + 1,
+          absl::StrCat("the intended line (", k < intended.size() ? ToUsi(intended[k]) : "",
+                       " here) leaves ", intended_left.Total(), " piece(s) in the attacker's hand",
+                       where),
+          std::vector<Move>(intended.begin() + std::min(k, intended.size()), intended.end())};
+}
+
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
                            const VerifyStageCallback& on_stage,
@@ -716,8 +738,16 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
     if (bad) {
       report.flaws.push_back(*bad);
     } else if (int(intended.size()) == length) {
-      report.main_line = intended;
-      uncounted.clear();
+      // Among lines as long, the defender takes one that leaves the attacker nothing in hand:
+      // when the intended line leaves pieces and the solver's does not, the solver's is the
+      // main line (the problem has no 駒余り), and the intended line a note.
+      Hand intended_left = HandAtEnd(problem, intended, attacker);
+      if (!intended_left.Empty() && HandAtEnd(problem, solution.moves, attacker).Empty()) {
+        report.notes.push_back(IntendedLineNote(intended, solution.moves, intended_left));
+      } else {
+        report.main_line = intended;
+        uncounted.clear();
+      }
     }
   }
   const std::vector<Move>& line = report.main_line;

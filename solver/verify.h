@@ -36,11 +36,16 @@ enum class FlawKind {
   // 変化別詰: after a defence that gives up sooner than the main line's (a variation), more
   // than one attacker move mates in the variation's shortest length (its last move excepted).
   kVariationAlternativeMate,
+  // 作意駒余り: the intended line is a correct solution of the exact length but leaves pieces in
+  // the attacker's hand, where the main line, as long, uses every piece (from the ply where
+  // they part: another defence as long, or another last move). The problem is judged on the
+  // main line; the intended line is the note's.
+  kIntendedLineLeavesPieces,
 };
 
-// "alternative_mate", ..., "longer_variation", "variation_alternative_mate"
+// "alternative_mate", ..., "variation_alternative_mate", "intended_line_leaves_pieces"
 const char* ToString(FlawKind kind);
-const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変同", "変長", "変化別詰"
+const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変長", "変化別詰", "作意駒余り"
 
 struct Flaw {
   FlawKind kind;
@@ -68,7 +73,7 @@ struct VerifyReport {
   int length = 0;
   std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
   // Information that leaves the verdict alone: kTransposition, kSameLengthVariation,
-  // kLongerVariation and kVariationAlternativeMate.
+  // kLongerVariation, kVariationAlternativeMate and kIntendedLineLeavesPieces.
   std::vector<Flaw> notes;
   // False when limits stopped these searches, or the solve before they could start.
   bool alternatives_complete = true;  // the 余詰 search

@@ -161,6 +161,8 @@ TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(JapaneseName(FlawKind::kLongerVariation), "変長");
   EXPECT_STREQ(ToString(FlawKind::kVariationAlternativeMate), "variation_alternative_mate");
   EXPECT_STREQ(JapaneseName(FlawKind::kVariationAlternativeMate), "変化別詰");
+  EXPECT_STREQ(ToString(FlawKind::kIntendedLineLeavesPieces), "intended_line_leaves_pieces");
+  EXPECT_STREQ(JapaneseName(FlawKind::kIntendedLineLeavesPieces), "作意駒余り");
 }
 
 TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
@@ -475,6 +477,40 @@ TEST(VerifyTest, LongerDefenceLeavingPiecesOverIsALongerVariationNote) {
     Position end = Replay(before, f.line);
     EXPECT_FALSE(end.hand(start.side_to_move()).Empty());
   }
+}
+
+// An intended line as long as the longest defence that leaves pieces in hand, where another
+// defence as long uses every piece: the defender takes that one, so the problem has no 駒余り
+// (without the intended line verify said sound; with it, flawed). From the practical set
+// (../shared/problems/practical/mate3.txt:413, White to move, hand gold and knight): after
+// N*3e, 4g3f 2i2e (the recorded line: the dragon mates, the gold stays in hand) or 4g4h G*4g.
+TEST(VerifyTest, IntendedLineLeavingPiecesWhereAnotherAsLongDoesNotIsANote) {
+  Position start =
+      FromSfen("ln1gb3+R/2s4p1/p3ppnk1/2pp4p/7P1/2P2P3/PP1PPKP1P/1BGS5/LN5+rL w G2SL2Pgn 82");
+  std::vector<Move> intended;
+  Position replay = start;
+  for (const char* usi : {"N*3e", "4g3f", "2i2e"}) {
+    absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
+    ASSERT_TRUE(m.ok()) << usi;
+    intended.push_back(*m);
+    replay.DoMove(*m);
+  }
+  ASSERT_FALSE(replay.hand(kWhite).Empty());
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 3, intended);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_EQ(CountKind(report.flaws, FlawKind::kPiecesLeft), 0);
+  EXPECT_TRUE(Replay(start, report.main_line).hand(kWhite).Empty());
+  ASSERT_EQ(CountKind(report.notes, FlawKind::kIntendedLineLeavesPieces), 1);
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kIntendedLineLeavesPieces) continue;
+    EXPECT_EQ(f.ply, 2);
+    EXPECT_EQ(f.line, std::vector<Move>(intended.begin() + 1, intended.end()));
+  }
+  // The recorded line as the main line where it uses every piece: no note.
+  VerifyReport own = VerifyProblem(solver, start, 3, report.main_line);
+  EXPECT_EQ(own.main_line, report.main_line);
+  EXPECT_EQ(CountKind(own.notes, FlawKind::kIntendedLineLeavesPieces), 0);
 }
 
 // 変化別詰, checked from its definition on two Zuko problems whose variations have other mates:
