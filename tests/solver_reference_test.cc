@@ -33,49 +33,20 @@ namespace tsume {
 namespace {
 
 // Does the side to move (the attacker) mate within `plies` (odd) plies? Every legal move that
-// gives check, then every legal reply.
-bool ReferenceMateWithin(Position& pos, int plies);
+// gives check, then every legal reply. Under tsume rules (useless interpositions not counted,
+// written from the README's definition alone) the defender, in check from a ranged piece, may
+// drop on a square s in between; the drops on s are useless when, had the defender passed and
+// kept the piece, some attacker move onto s that checks leads to a position mated within the
+// plies left: the square then counts as that position's mate (two plies fewer than dropping
+// and being captured) where that is the cheaper for the attacker. Every other move counts as
+// under game rules.
+bool ReferenceMateWithin(Position& pos, int plies, Rules rules = Rules::kGame);
 
 // The defender to move, in check: is every reply mated within `plies` more plies?
-bool ReferenceDefenderLoses(Position& pos, int plies) {
-  MoveList replies;
-  GenerateLegal(pos, replies);
-  if (replies.size() == 0) return true;  // checkmate (a pawn-drop mate was never generated)
-  if (plies <= 0) return false;
-  for (Move reply : replies) {
-    pos.DoMove(reply);
-    bool mated = ReferenceMateWithin(pos, plies - 1);
-    pos.UndoMove();
-    if (!mated) return false;
-  }
-  return true;
-}
-
-bool ReferenceMateWithin(Position& pos, int plies) {
-  if (plies <= 0) return false;
-  MoveList moves;
-  GenerateLegal(pos, moves);
-  for (Move m : moves) {
-    pos.DoMove(m);
-    bool mates = pos.in_check() && ReferenceDefenderLoses(pos, plies - 1);
-    pos.UndoMove();
-    if (mates) return true;
-  }
-  return false;
-}
-
-// Tsume rules (useless interpositions not counted), written from the README's definition
-// alone. The defender, in check from a ranged piece, may drop on a square s in between; the
-// drops on s are useless when, had the defender passed and kept the piece, some attacker move
-// onto s that checks leads to a position mated within the plies left: the square then counts
-// as that position's mate (two plies fewer than dropping and being captured) where that is the
-// cheaper for the attacker. Every other move counts as under game rules.
-bool ReferenceTsumeMateWithin(Position& pos, int plies);
-
-bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting = 0);
+bool ReferenceDefenderLoses(Position& pos, int plies, Rules rules = Rules::kGame, int nesting = 0);
 
 // Are the drops on `s` useless: had the defender (to move, in check) passed, some attacker
-// move onto s that checks leads to a position mated within `plies`?
+// move onto s that checks leads to a position mated within `plies` (tsume rules)?
 bool UselessSquare(Position& pos, Square s, int plies, int nesting) {
   bool useless = false;
   pos.DoNullMove();
@@ -85,75 +56,65 @@ bool UselessSquare(Position& pos, Square s, int plies, int nesting) {
     if (useless) break;
     if (m.is_drop() || m.to() != s) continue;
     pos.DoMove(m);
-    useless = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies, nesting);
+    useless = pos.in_check() && ReferenceDefenderLoses(pos, plies, Rules::kTsume, nesting);
     pos.UndoMove();
   }
   pos.UndoMove();
   return useless;
 }
 
-bool ReferenceTsumeDefenderLoses(Position& pos, int plies, int nesting) {
+bool ReferenceDefenderLoses(Position& pos, int plies, Rules rules, int nesting) {
   MoveList replies;
   GenerateLegal(pos, replies);
-  if (replies.size() == 0) return true;
-  Bitboard between;
-  Bitboard checkers = pos.checkers();
-  if (!checkers.MoreThanOne()) {
-    between = Between(pos.king_square(pos.side_to_move()), checkers.Lsb());
+  if (replies.size() == 0) return true;  // checkmate (a pawn-drop mate was never generated)
+  Bitboard between;                      // drops there may be useless (tsume rules)
+  if (rules == Rules::kTsume && !pos.checkers().MoreThanOne()) {
+    between = Between(pos.king_square(pos.side_to_move()), pos.checkers().Lsb());
   }
-  Bitboard drop_squares;
-  for (Move reply : replies) {
-    if (reply.is_drop() && between.Test(reply.to())) {
-      drop_squares.Set(reply.to());
-      continue;
-    }
-    if (plies <= 0) return false;
-    pos.DoMove(reply);
-    bool mated = ReferenceTsumeMateWithin(pos, plies - 1);
-    pos.UndoMove();
-    if (!mated) return false;
-  }
-  for (Square s : drop_squares) {
-    if (nesting < 8 && UselessSquare(pos, s, plies, nesting + 1)) continue;
-    // Otherwise every drop there counts.
+  // Is every reply of `replies` that `counts` mated in time?
+  auto all_mated = [&](auto counts) {
     for (Move reply : replies) {
-      if (!reply.is_drop() || reply.to() != s) continue;
+      if (!counts(reply)) continue;
       if (plies <= 0) return false;
       pos.DoMove(reply);
-      bool mated = ReferenceTsumeMateWithin(pos, plies - 1);
+      bool mated = ReferenceMateWithin(pos, plies - 1, rules);
       pos.UndoMove();
       if (!mated) return false;
     }
+    return true;
+  };
+  Bitboard drop_squares;
+  for (Move reply : replies) {
+    if (reply.is_drop() && between.Test(reply.to())) drop_squares.Set(reply.to());
+  }
+  if (!all_mated([&](Move m) { return !(m.is_drop() && between.Test(m.to())); })) return false;
+  for (Square s : drop_squares) {
+    if (nesting < 8 && UselessSquare(pos, s, plies, nesting + 1)) continue;
+    // Otherwise every drop there counts.
+    if (!all_mated([&](Move m) { return m.is_drop() && m.to() == s; })) return false;
   }
   return true;
 }
 
-bool ReferenceTsumeMateWithin(Position& pos, int plies) {
+bool ReferenceMateWithin(Position& pos, int plies, Rules rules) {
   if (plies <= 0) return false;
   MoveList moves;
   GenerateLegal(pos, moves);
   for (Move m : moves) {
     pos.DoMove(m);
-    bool mates = pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies - 1);
+    bool mates = pos.in_check() && ReferenceDefenderLoses(pos, plies - 1, rules);
     pos.UndoMove();
     if (mates) return true;
   }
   return false;
 }
 
-std::optional<int> ReferenceShortestTsumeMate(const Position& root, int max_plies) {
-  Position pos = root;
-  for (int plies = 1; plies <= max_plies; plies += 2) {
-    if (ReferenceTsumeMateWithin(pos, plies)) return plies;
-  }
-  return std::nullopt;
-}
-
 // The shortest mate within `max_plies`, or none.
-std::optional<int> ReferenceShortestMate(const Position& root, int max_plies) {
+std::optional<int> ReferenceShortestMate(const Position& root, int max_plies,
+                                         Rules rules = Rules::kGame) {
   Position pos = root;
   for (int plies = 1; plies <= max_plies; plies += 2) {
-    if (ReferenceMateWithin(pos, plies)) return plies;
+    if (ReferenceMateWithin(pos, plies, rules)) return plies;
   }
   return std::nullopt;
 }
@@ -331,7 +292,7 @@ TEST(SolverReferenceTest, TsumeRuleLengthsMatchBruteForce) {
   Solver solver(options);
   std::map<std::string, int> outcomes;
   for (const Case& c : cases) {
-    std::optional<int> reference = ReferenceShortestTsumeMate(c.position, kDepth);
+    std::optional<int> reference = ReferenceShortestMate(c.position, kDepth, Rules::kTsume);
     SolveResult r = solver.Solve(c.position);
     std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
     if (reference.has_value()) {
@@ -363,8 +324,8 @@ bool ReferenceLineLeavesNothing(Position& pos, int plies, Color attacker) {
   for (Move m : moves) {
     pos.DoMove(m);
     bool optimal = pos.side_to_move() != attacker
-                       ? pos.in_check() && ReferenceTsumeDefenderLoses(pos, plies - 1)
-                       : !ReferenceTsumeMateWithin(pos, plies - 3);
+                       ? pos.in_check() && ReferenceDefenderLoses(pos, plies - 1, Rules::kTsume)
+                       : !ReferenceMateWithin(pos, plies - 3, Rules::kTsume);
     bool leaves_nothing = optimal && ReferenceLineLeavesNothing(pos, plies - 1, attacker);
     pos.UndoMove();
     if (leaves_nothing) return true;
@@ -385,7 +346,7 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
   Solver solver(options);
   std::map<std::string, int> outcomes;
   for (const Case& c : cases) {
-    std::optional<int> length = ReferenceShortestTsumeMate(c.position, kDepth);
+    std::optional<int> length = ReferenceShortestMate(c.position, kDepth, Rules::kTsume);
     if (!length.has_value() || *length < 3) continue;
     std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
     VerifyReport report = VerifyProblem(solver, c.position, *length, {});
@@ -408,7 +369,8 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
         for (Move m : moves) {
           if (m == line[i]) continue;
           pos.DoMove(m);
-          if (pos.in_check() && ReferenceTsumeDefenderLoses(pos, left)) found.push_back(ToUsi(m));
+          if (pos.in_check() && ReferenceDefenderLoses(pos, left, Rules::kTsume))
+            found.push_back(ToUsi(m));
           pos.UndoMove();
         }
         for (const std::vector<Flaw>* list : {&report.flaws, &report.notes}) {
@@ -441,7 +403,8 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
             continue;
           pos.DoMove(d);
           // (A drop may hold out longer, its square's hypothetical position mating sooner.)
-          if (!ReferenceTsumeMateWithin(pos, left - 2) && ReferenceTsumeMateWithin(pos, left)) {
+          if (!ReferenceMateWithin(pos, left - 2, Rules::kTsume) &&
+              ReferenceMateWithin(pos, left, Rules::kTsume)) {
             found.insert(key(d));
           }
           pos.UndoMove();
@@ -457,9 +420,9 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
       ASSERT_TRUE(pos.IsLegal(line[i])) << what << " ply " << i + 1;
       pos.DoMove(line[i]);
       if (i % 2 == 0) {
-        EXPECT_TRUE(ReferenceTsumeDefenderLoses(pos, left)) << what << " ply " << i + 1;
+        EXPECT_TRUE(ReferenceDefenderLoses(pos, left, Rules::kTsume)) << what << " ply " << i + 1;
       } else {
-        EXPECT_FALSE(ReferenceTsumeMateWithin(pos, left - 2))
+        EXPECT_FALSE(ReferenceMateWithin(pos, left - 2, Rules::kTsume))
             << what << ": ply " << i + 1 << " is not a longest defence";
       }
     }
@@ -506,7 +469,7 @@ TEST(SolverReferenceTest, TsumeDepthLimitedQueriesMatchBruteForce) {
     solver.StartQueries();
     Position pos = c.position;
     for (int plies : {1, 3, 5}) {
-      bool reference = ReferenceTsumeMateWithin(pos, plies);
+      bool reference = ReferenceMateWithin(pos, plies, Rules::kTsume);
       EXPECT_EQ(solver.MateWithin(pos, plies, /*attacker_to_move=*/true),
                 reference ? SolveStatus::kMate : SolveStatus::kNoMate)
           << c.where << " within " << plies << " (" << pos.Sfen() << ")";
@@ -523,7 +486,7 @@ TEST(SolverReferenceTest, TsumeDepthLimitedQueriesMatchBruteForce) {
       ASSERT_TRUE(after.ok());
       if (!after->in_check()) continue;
       for (int plies : {0, 2, 4}) {
-        bool reference = ReferenceTsumeDefenderLoses(*after, plies);
+        bool reference = ReferenceDefenderLoses(*after, plies, Rules::kTsume);
         EXPECT_EQ(solver.MateWithin(*after, plies, /*attacker_to_move=*/false),
                   reference ? SolveStatus::kMate : SolveStatus::kNoMate)
             << c.where << " after " << ToUsi(m) << " within " << plies << " (" << after->Sfen()
