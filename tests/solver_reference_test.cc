@@ -243,15 +243,24 @@ SolveOptions GameRules() {
   return options;
 }
 
+SolveOptions TsumeRules() {
+  SolveOptions options = GameRules();
+  options.rules = Rules::kTsume;
+  return options;
+}
+
+std::vector<Case> SampleAndRuleCases(int per_length) {
+  std::vector<Case> cases = Cases(per_length);
+  for (Case& c : RuleCases()) cases.push_back(std::move(c));
+  return cases;
+}
+
 TEST(SolverReferenceTest, ExactLengthsMatchBruteForce) {
   constexpr int kDepth = 5;
-  std::vector<Case> cases = Cases(/*per_length=*/12);
+  std::vector<Case> cases = SampleAndRuleCases(/*per_length=*/12);
   ASSERT_GT(cases.size(), 60u);
-  for (Case& c : RuleCases()) cases.push_back(std::move(c));
   Solver solver(GameRules());
-  SolveOptions tsume_rules = GameRules();
-  tsume_rules.rules = Rules::kTsume;
-  Solver tsume_solver(tsume_rules);
+  Solver tsume_solver(TsumeRules());
   std::map<std::string, int> outcomes;
   for (const Case& c : cases) {
     std::optional<int> reference = ReferenceShortestMate(c.position, kDepth);
@@ -285,11 +294,8 @@ TEST(SolverReferenceTest, ExactLengthsMatchBruteForce) {
 
 TEST(SolverReferenceTest, TsumeRuleLengthsMatchBruteForce) {
   constexpr int kDepth = 5;
-  std::vector<Case> cases = Cases(/*per_length=*/12);
-  for (Case& c : RuleCases()) cases.push_back(std::move(c));
-  SolveOptions options = GameRules();
-  options.rules = Rules::kTsume;
-  Solver solver(options);
+  std::vector<Case> cases = SampleAndRuleCases(/*per_length=*/12);
+  Solver solver(TsumeRules());
   std::map<std::string, int> outcomes;
   for (const Case& c : cases) {
     std::optional<int> reference = ReferenceShortestMate(c.position, kDepth, Rules::kTsume);
@@ -339,11 +345,8 @@ bool ReferenceLineLeavesNothing(Position& pos, int plies, Color attacker) {
 // attacker moves mate in time and its defences hold out as long as any.
 TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
   constexpr int kDepth = 5;
-  std::vector<Case> cases = Cases(/*per_length=*/12);
-  for (Case& c : RuleCases()) cases.push_back(std::move(c));
-  SolveOptions options = GameRules();
-  options.rules = Rules::kTsume;
-  Solver solver(options);
+  std::vector<Case> cases = SampleAndRuleCases(/*per_length=*/12);
+  Solver solver(TsumeRules());
   std::map<std::string, int> outcomes;
   for (const Case& c : cases) {
     std::optional<int> length = ReferenceShortestMate(c.position, kDepth, Rules::kTsume);
@@ -459,11 +462,8 @@ TEST(SolverReferenceTest, DepthLimitedQueriesMatchBruteForce) {
 // The depth-limited queries verification asks (MateWithin, both sides to move) under tsume
 // rules: from the attacker's positions and from the defender's after each of their checks.
 TEST(SolverReferenceTest, TsumeDepthLimitedQueriesMatchBruteForce) {
-  std::vector<Case> cases = Cases(/*per_length=*/4);
-  for (Case& c : RuleCases()) cases.push_back(std::move(c));
-  SolveOptions options = GameRules();
-  options.rules = Rules::kTsume;
-  Solver solver(options);
+  std::vector<Case> cases = SampleAndRuleCases(/*per_length=*/4);
+  Solver solver(TsumeRules());
   int defender_queries = 0;
   for (const Case& c : cases) {
     solver.StartQueries();
