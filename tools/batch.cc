@@ -361,6 +361,7 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   }
   j["moves"] = std::move(moves);
   if (ok && result.limit != LimitReason::kNone) j["limit"] = ToString(result.limit);
+  if (ok && result.ties_cut) j["ties_cut"] = true;
   if (!ok) j["error"] = std::string(position.status().message());
   if (ok) AddExactPasses(result, j);
   StatementCheck v = JudgeResult(j);

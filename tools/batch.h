@@ -6,8 +6,9 @@
 // Result line fields: id, source ("file:line"), sfen, expected_length (int|null), expected
 // ("mate"|"nomate"|null), result ("mate"|"nomate"|"unknown"|"error"), length (0 unless mate),
 // length_exact, match (bool, null when nothing was stated), nodes, time_ms, nps, moves (USI),
-// plus "limit" when a limit was reached, "error" when the position was bad, and
-// "nomate_within" (int) for a NOMATE_WITHIN_N statement, which `expected` cannot express.
+// plus "limit" when a limit was reached, "ties_cut" when the line leaves pieces in hand and
+// not every line as long was tried, "error" when the position was bad, and "nomate_within"
+// (int) for a NOMATE_WITHIN_N statement, which `expected` cannot express.
 #ifndef TSUME_TOOLS_BATCH_H_
 #define TSUME_TOOLS_BATCH_H_
 
