@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -161,7 +162,7 @@ struct Case {
 // The bundled practical sample's mates in 3 and 5 (the first `per_length` of each), each with
 // its variants: a piece of each kind in the attacker's hand given away, and the attacker-to-move
 // positions along its recorded line.
-std::vector<Case> Cases(int per_length) {
+std::vector<Case> Cases(int per_length, std::vector<int> lengths = {3, 5}) {
   absl::StatusOr<Collection> sample =
       ReadCollection(TSUME_SOURCE_DIR "/problems/practical/sample.txt");
   EXPECT_TRUE(sample.ok()) << sample.status();
@@ -170,7 +171,10 @@ std::vector<Case> Cases(int per_length) {
   std::map<int, int> taken;
   for (const Problem& problem : sample->problems) {
     int length = problem.expected_length.value_or(0);
-    if ((length != 3 && length != 5) || taken[length]++ >= per_length) continue;
+    if (std::find(lengths.begin(), lengths.end(), length) == lengths.end() ||
+        taken[length]++ >= per_length) {
+      continue;
+    }
     absl::StatusOr<Position> root = Position::FromSfen(problem.sfen);
     EXPECT_TRUE(root.ok()) << problem.source;
     if (!root.ok()) continue;
@@ -442,6 +446,101 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
     std::cout << "  " << outcome << ": " << count << "\n";
   }
   EXPECT_GT(outcomes["mating alternatives listed"], 5);
+}
+
+// 変化別詰 notes (verify on `problem`, whose main line is `line`): each note's defences are mated
+// in exactly the length it gives, and each move it names (the others and the solver's) mates
+// within it; and a defence mated sooner whose mate has a unique first move gets no note.
+void ExpectVariationMateNotesHold(const Position& problem, const VerifyReport& report,
+                                  const std::string& what, std::map<std::string, int>& outcomes) {
+  const std::vector<Move>& line = report.main_line;
+  std::set<std::pair<int, std::string>> noted;  // (ply, defence)
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kVariationAlternativeMate) continue;
+    // "after D, D2 (mate in m), X, X2 mate as well as Y"
+    static const std::regex kNote(R"(^after (.+) \(mate in (\d+)\), (.+) mates? as well as (\S+))");
+    std::smatch parts;
+    ASSERT_TRUE(std::regex_search(f.detail, parts, kNote)) << f.detail;
+    std::vector<std::string> defences = absl::StrSplit(std::string(parts[1]), ", ");
+    int m = std::stoi(parts[2]);
+    std::vector<std::string> movers = absl::StrSplit(std::string(parts[3]), ", ");
+    movers.push_back(parts[4]);
+    Position before = problem;
+    for (int i = 0; i + 1 < f.ply; ++i) before.DoMove(line[i]);
+    for (const std::string& d : defences) {
+      noted.insert({f.ply, d});
+      Position after = before;
+      absl::StatusOr<Move> defence = after.ParseUsiMove(d);
+      ASSERT_TRUE(defence.ok()) << f.detail;
+      after.DoMove(*defence);
+      absl::StatusOr<Position> fresh = Position::FromSfen(after.Sfen());  // without the game
+      ASSERT_TRUE(fresh.ok());
+      EXPECT_EQ(ReferenceShortestMate(*fresh, m, Rules::kTsume), std::optional<int>(m))
+          << what << ": " << f.detail;
+      for (const std::string& x : movers) {
+        Position pos = *fresh;
+        absl::StatusOr<Move> mate = pos.ParseUsiMove(x);
+        ASSERT_TRUE(mate.ok()) << f.detail;
+        pos.DoMove(*mate);
+        EXPECT_TRUE(pos.in_check() && ReferenceDefenderLoses(pos, m - 1, Rules::kTsume))
+            << what << ": " << f.detail << ", " << x;
+      }
+    }
+    ++outcomes["variation mate notes"];
+  }
+  Position pos = problem;
+  for (int i = 0; i < int(line.size()); ++i) {
+    int left = int(line.size()) - i - 1;
+    if (i % 2 == 1 && left >= 3) {
+      MoveList defences;
+      GenerateLegal(pos, defences);
+      for (Move d : defences) {
+        if (d == line[i]) continue;
+        pos.DoMove(d);
+        absl::StatusOr<Position> fresh = Position::FromSfen(pos.Sfen());
+        pos.UndoMove();
+        ASSERT_TRUE(fresh.ok());
+        std::optional<int> m = ReferenceShortestMate(*fresh, left - 2, Rules::kTsume);
+        if (!m || *m < 3) continue;
+        int mating = 0;
+        MoveList moves;
+        GenerateLegal(*fresh, moves);
+        for (Move x : moves) {
+          fresh->DoMove(x);
+          if (fresh->in_check() && ReferenceDefenderLoses(*fresh, *m - 1, Rules::kTsume)) ++mating;
+          fresh->UndoMove();
+        }
+        if (mating == 1) {
+          EXPECT_EQ(noted.count({i + 1, ToUsi(d)}), 0u)
+              << what << " ply " << i + 1 << " " << ToUsi(d);
+          ++outcomes["variations with one mating move"];
+        }
+      }
+    }
+    pos.DoMove(line[i]);
+  }
+}
+
+// The sample's mates in 7 and the positions along their lines, verified at their exact lengths:
+// 変化別詰 notes hold by brute force.
+TEST(SolverReferenceTest, VerifyVariationMateNotesHoldByBruteForce) {
+  std::vector<Case> cases = Cases(/*per_length=*/40, {7});
+  Solver solver(TsumeRules());
+  std::map<std::string, int> outcomes;
+  for (const Case& c : cases) {
+    std::optional<int> length = ReferenceShortestMate(c.position, 7, Rules::kTsume);
+    if (!length.has_value() || *length < 7) continue;
+    std::string what = absl::StrCat(c.where, " (", c.position.Sfen(), ")");
+    VerifyReport report = VerifyProblem(solver, c.position, *length, {});
+    ASSERT_EQ(report.length, *length) << what;
+    if (!report.solution.uncounted.empty()) continue;
+    ExpectVariationMateNotesHold(c.position, report, what, outcomes);
+  }
+  for (const auto& [outcome, count] : outcomes) {
+    std::cout << "  " << outcome << ": " << count << "\n";
+  }
+  EXPECT_GT(outcomes["variation mate notes"], 0);
+  EXPECT_GT(outcomes["variations with one mating move"], 0);
 }
 
 TEST(SolverReferenceTest, DepthLimitedQueriesMatchBruteForce) {
