@@ -572,6 +572,19 @@ absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFor
                                            : absl::StrCat("no problems in the file (read as ",
                                                           CollectionFormatName(format), ")")});
   }
+  // Nor is a file that is no collection at all (a README or a licence caught by a wildcard)
+  // worth an error per line: one says so, with the first.
+  constexpr size_t kErrorsListedWithoutProblems = 3;
+  if (collection.problems.empty() && collection.errors.size() > kErrorsListedWithoutProblems) {
+    const InputError& first = collection.errors.front();
+    absl::string_view line = first.source;
+    std::string where =
+        absl::ConsumePrefix(&line, path + ":") ? absl::StrCat("at line ", line) : first.source;
+    collection.errors = {
+        {path, absl::StrCat("no problems in the file (read as ", CollectionFormatName(format),
+                            "): ", collection.errors.size(), " errors, the first ", where, ": ",
+                            first.message)}};
+  }
   return collection;
 }
 

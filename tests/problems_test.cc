@@ -420,6 +420,23 @@ TEST(DecodeTest, DirectoriesAndFilesWithoutProblemsAreErrors) {
   Collection no_rows = ReadOk(header_only);
   ASSERT_THAT(no_rows.errors, SizeIs(1));
   EXPECT_EQ(no_rows.errors[0].message, "no problems in the file (read as tsv)");
+
+  // A file that is no collection (a licence caught by a wildcard) is one error, not one a
+  // line; a few bad lines are each listed.
+  std::string prose = testing::TempDir() + "/problems_test_prose.txt";
+  std::ofstream(prose) << "This program is free software.\n\nIt comes with no warranty\nat all,"
+                       << "\nnot even the implied\nwarranty of merchantability.\n";
+  Collection licence = ReadOk(prose);
+  EXPECT_THAT(licence.problems, SizeIs(0));
+  ASSERT_THAT(licence.errors, SizeIs(1));
+  EXPECT_EQ(FormatInputError(licence.errors[0]),
+            prose + ": no problems in the file (read as sfen): 5 errors, the first at line 1: " +
+                "SFEN needs 3 or 4 fields (board, side, hand, [move number]), got 5");
+  std::string two_bad = testing::TempDir() + "/problems_test_two_bad.txt";
+  std::ofstream(two_bad) << "garbage\nmore garbage\n";
+  Collection listed = ReadOk(two_bad);
+  ASSERT_THAT(listed.errors, SizeIs(2));
+  EXPECT_EQ(listed.errors[1].source, two_bad + ":2");
 }
 
 // A file whose text shows no format is read as the format its name promises, so that its
