@@ -16,14 +16,16 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "core/movegen.h"
 #include "core/position.h"
 #include "problems/collection.h"
@@ -458,13 +460,23 @@ void ExpectVariationMateNotesHold(const Position& problem, const VerifyReport& r
   for (const Flaw& f : report.notes) {
     if (f.kind != FlawKind::kVariationAlternativeMate) continue;
     // "after D, D2 (mate in m), X, X2 mate as well as Y"
-    static const std::regex kNote(R"(^after (.+) \(mate in (\d+)\), (.+) mates? as well as (\S+))");
-    std::smatch parts;
-    ASSERT_TRUE(std::regex_search(f.detail, parts, kNote)) << f.detail;
-    std::vector<std::string> defences = absl::StrSplit(std::string(parts[1]), ", ");
-    int m = std::stoi(parts[2]);
-    std::vector<std::string> movers = absl::StrSplit(std::string(parts[3]), ", ");
-    movers.push_back(parts[4]);
+    absl::string_view detail = f.detail;
+    size_t mate_in = detail.find(" (mate in ");
+    size_t as_well = detail.find(" as well as ");
+    ASSERT_TRUE(absl::StartsWith(detail, "after ") && mate_in != detail.npos &&
+                as_well != detail.npos)
+        << f.detail;
+    std::vector<std::string> defences = absl::StrSplit(detail.substr(6, mate_in - 6), ", ");
+    absl::string_view counted = detail.substr(mate_in + 10);
+    int m = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(counted.substr(0, counted.find(')')), &m)) << f.detail;
+    absl::string_view named = counted.substr(counted.find("), ") + 3);
+    named = named.substr(0, named.find(" as well as "));
+    ASSERT_TRUE(absl::ConsumeSuffix(&named, " mates") || absl::ConsumeSuffix(&named, " mate"))
+        << f.detail;
+    std::vector<std::string> movers = absl::StrSplit(named, ", ");
+    absl::string_view first = detail.substr(as_well + 12);
+    movers.push_back(std::string(first.substr(0, first.find(' '))));
     Position before = problem;
     for (int i = 0; i + 1 < f.ply; ++i) before.DoMove(line[i]);
     for (const std::string& d : defences) {
