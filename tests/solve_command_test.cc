@@ -138,6 +138,27 @@ TEST(SolveOutputTest, SweepFiguresGoWithTheirPass) {
   EXPECT_EQ(passes[1]["sweep"]["shortened_by"], 60);
 }
 
+// A line that leaves pieces in hand after the budget for trying lines as long ran out says so,
+// in the text and in JSON; a line without that mark says nothing of it.
+TEST(SolveOutputTest, LineWhoseTieBudgetRanOutSaysSo) {
+  absl::StatusOr<Position> pos = Position::FromSfen("4k4/9/4P4/9/9/9/9/9/9 b GP2r2b3g4s4n4l16p 1");
+  ASSERT_TRUE(pos.ok());
+  InputProblem problem;
+  problem.source = "argument";
+  problem.sfen = pos->Sfen();
+  SolveResult result;
+  result.status = SolveStatus::kMate;
+  result.length = 1;
+  result.length_exact = true;
+  result.moves = {*pos->ParseUsiMove("G*5b")};
+  EXPECT_THAT(FormatSolveResult(problem, *pos, result), Not(HasSubstr("not every line")));
+  EXPECT_FALSE(SolveResultToJson(problem, *pos, result).contains("ties_cut"));
+  result.ties_cut = true;
+  EXPECT_THAT(FormatSolveResult(problem, *pos, result),
+              HasSubstr("(it leaves pieces in hand; not every line as long was tried"));
+  EXPECT_EQ(SolveResultToJson(problem, *pos, result)["ties_cut"], true);
+}
+
 // zukou-008: no mate found in the first seconds, so a progress line is due.
 constexpr char kSlowSfen[] = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
 
