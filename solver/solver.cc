@@ -529,8 +529,7 @@ class SolveRun {
       Color attacker = pos.side_to_move();
       bool prefer_empty_hand = options_.rules == Rules::kTsume && !follow_proof_ &&
                                options_.exact_length && remaining <= kAttackerTieMaxPlies &&
-                               HandMayRunOut(pos, attacker, (remaining + 1) / 2) &&
-                               !no_empty_hand_line_.contains({pos.key(), remaining});
+                               EmptyHandLineMayExist(pos, attacker, remaining);
       TiedLines ties(line, uncounted_);
       for (Move m : moves) {
         pos.DoMove(m);
@@ -553,12 +552,7 @@ class SolveRun {
         if (ExtractionStopped()) break;
       }
       if (!ties.kept()) return false;
-      if (ExtractionStopped()) {
-        NoteLineLimit();
-      } else if (!tie_budget_ran_out_) {  // every tie was tried
-        no_empty_hand_line_.insert({pos.key(), remaining});
-      }
-      ties.RestoreFirst();
+      FinishTies(ties, pos, remaining);
       return true;
     }
     if (remaining <= 0) return true;  // mated (under tsume rules, only useless drops left)
@@ -581,9 +575,8 @@ class SolveRun {
     // Tsume rules: among the longest defences, one whose line leaves the attacker nothing in
     // hand (駒余り) is preferred; the first longest line is kept in case none does.
     Color attacker = ~pos.side_to_move();
-    bool seek_empty_hand = options_.rules == Rules::kTsume &&
-                           HandMayRunOut(pos, attacker, remaining / 2) &&
-                           !no_empty_hand_line_.contains({pos.key(), remaining});
+    bool seek_empty_hand =
+        options_.rules == Rules::kTsume && EmptyHandLineMayExist(pos, attacker, remaining);
     TiedLines ties(line, uncounted_);
     for (int i = 0; i < moves.size(); ++i) {
       Move m = moves[i];
@@ -621,12 +614,7 @@ class SolveRun {
       if (ExtractionStopped()) break;
     }
     if (ties.kept()) {
-      if (ExtractionStopped()) {
-        NoteLineLimit();
-      } else if (!tie_budget_ran_out_) {  // every tie was tried
-        no_empty_hand_line_.insert({pos.key(), remaining});
-      }
-      ties.RestoreFirst();
+      FinishTies(ties, pos, remaining);
       return true;
     }
     if (ExtractionStopped()) return false;
@@ -707,10 +695,23 @@ class SolveRun {
     return candidate;
   }
 
-  // Whether a line can still leave the attacker's hand empty: each of its `attacker_moves`
-  // drops at most one piece (a capture adds one). Where it cannot, tying lines need not be tried.
-  static bool HandMayRunOut(const Position& pos, Color attacker, int attacker_moves) {
-    return pos.hand(attacker).Total() <= attacker_moves;
+  // Whether a line of `remaining` plies from pos may leave the attacker's hand empty, so that
+  // tying lines are worth trying: each attacker move drops at most one piece (a capture adds
+  // one), and a position where every line tried left pieces is not tried again.
+  bool EmptyHandLineMayExist(const Position& pos, Color attacker, int remaining) const {
+    int attacker_moves = pos.side_to_move() == attacker ? (remaining + 1) / 2 : remaining / 2;
+    return pos.hand(attacker).Total() <= attacker_moves &&
+           !no_empty_hand_line_.contains({pos.key(), remaining});
+  }
+  // The tie-breaking at a node is over and the first line kept stands: put it back, and say
+  // why no other was taken (a limit), or remember that none leaves the hand empty.
+  void FinishTies(TiedLines& ties, const Position& pos, int remaining) {
+    if (ExtractionStopped()) {
+      NoteLineLimit();
+    } else if (!tie_budget_ran_out_) {  // every tie was tried
+      no_empty_hand_line_.insert({pos.key(), remaining});
+    }
+    ties.RestoreFirst();
   }
   // The attacker's hand after playing line[from...] from pos (pos is left as it was).
   static Hand HandAtEnd(Position& pos, const std::vector<Move>& line, size_t from, Color attacker) {
