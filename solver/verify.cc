@@ -581,21 +581,19 @@ TimeCut WhatTheTimeCut(const VerifyReport& report) {
 }
 
 // The kIntendedLineLeavesPieces note: where the intended line parts from the main line (both
-// correct, as long), and the intended line from there.
+// correct and as long, and they end with different hands, so neither is a prefix of the
+// other), and the intended line from there.
 Flaw IntendedLineNote(const std::vector<Move>& intended, const std::vector<Move>& main_line,
                       Hand intended_left) {
-  size_t k = 0;
-  while (k < intended.size() && k < main_line.size() && intended[k] == main_line[k]) ++k;
-  bool defence = k % 2 == 1;
-  std::string where = k < main_line.size() ? absl::StrCat("; the main line's ", ToUsi(main_line[k]),
-                                                          defence ? " holds out" : " mates",
-                                                          " as long and uses every piece")
-                                           : "";
-  return {FlawKind::kIntendedLineLeavesPieces, int(k) + 1,
-          absl::StrCat("the intended line (", k < intended.size() ? ToUsi(intended[k]) : "",
-                       " here) leaves ", intended_left.Total(), " piece(s) in the attacker's hand",
-                       where),
-          std::vector<Move>(intended.begin() + std::min(k, intended.size()), intended.end())};
+  auto [parted, main_parted] =
+      std::mismatch(intended.begin(), intended.end(), main_line.begin(), main_line.end());
+  int k = int(parted - intended.begin());
+  return {
+      FlawKind::kIntendedLineLeavesPieces, k + 1,
+      absl::StrCat("the intended line (", ToUsi(*parted), " here) leaves ", intended_left.Total(),
+                   " piece(s) in the attacker's hand; the main line's ", ToUsi(*main_parted),
+                   k % 2 == 1 ? " holds out" : " mates", " as long and uses every piece"),
+      std::vector<Move>(parted, intended.end())};
 }
 
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
