@@ -15,6 +15,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -147,6 +149,13 @@ class TranspositionTable {
   uint64_t BucketIndex(uint64_t board_key) const {
     return uint64_t((unsigned __int128)board_key * active_buckets_ >> 64);
   }
+  // Called by the thread that maps the memory of the next growth before each page it writes
+  // to, outside any lock: lets a test hold that thread back while the table grows.
+  void SetPopulatePageHookForTesting(std::function<void()> hook) { populate_page_hook_ = hook; }
+  // Waits until that thread has gone over all of its memory.
+  void WaitForPopulatingForTesting() {
+    if (populating_.joinable()) populating_.join();
+  }
 
  private:
   TTBucket& BucketFor(uint64_t board_key) const { return buckets_array_[BucketIndex(board_key)]; }
@@ -166,8 +175,8 @@ class TranspositionTable {
   uint64_t GrownBuckets() const;
   // Has the system map (and zero) the buckets [from, to) on a thread of its own: the first
   // touch of fresh memory is slow on this VM (the search spent 5.6% of 寿's first 6M nodes
-  // zeroing pages as it grew). Only advice: contents are not changed, and where it is not
-  // supported the memory is mapped on first touch as before.
+  // zeroing pages as it grew). Contents are not changed: the thread writes zeros to buckets
+  // not yet in use, and once they are (Grow) it only asks the system to map the rest.
   void StartPopulating(uint64_t from, uint64_t to);
   void StopPopulating();
   void SetActive(uint64_t buckets);
@@ -196,6 +205,11 @@ class TranspositionTable {
   int64_t next_event_ = 0;  // grow_at_, or a quarter of the active slots before populating
   std::thread populating_;
   std::atomic<bool> stop_populating_{false};
+  // Whether the populating thread may still write to the buckets it populates (they are not
+  // active yet); Grow clears it, under the mutex the thread holds while it writes.
+  std::mutex populate_mutex_;
+  bool may_write_ = false;
+  std::function<void()> populate_page_hook_;
   uint64_t populated_buckets_ = 0;  // buckets below this are mapped (or being mapped)
   // Entries carry the generation they were stored in: base_ or base_ + 1 (the unknown set
   // in use). Each clear moves base_ on by two, so older entries read as empty.

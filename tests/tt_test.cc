@@ -4,10 +4,10 @@
 #include "solver/tt.h"
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -145,14 +145,6 @@ int64_t ResidentBytes() {
 }
 
 TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
-  {
-    // Advice the system may not know (Linux before 5.14): then nothing is mapped ahead.
-    void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(probe, MAP_FAILED);
-    bool supported = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
-    munmap(probe, 4096);
-    if (!supported) GTEST_SKIP() << "MADV_POPULATE_WRITE not supported";
-  }
   TranspositionTable tt(64);
   const int64_t initial = tt.active_capacity();
   const int64_t before = ResidentBytes();
@@ -172,7 +164,58 @@ TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_GE(ResidentBytes() - before, grown_part);
-  // (That growing keeps the entries, with this thread at work, is the test above.)
+  // (That growing keeps the entries, with this thread at work, is the test above and the next.)
+}
+
+// The thread mapping the next growth's memory writes to its buckets while they are not in use;
+// a growth that comes before it is done must stop those writes, or they would land on entries.
+TEST(TranspositionTableTest, EntriesStoredWhileTheNextGrowthIsStillBeingMappedAreKept) {
+  TranspositionTable tt(256);
+  // The thread waits before its first page until the table has grown and been filled.
+  std::atomic<bool> filled = false;
+  std::atomic<int> pages_waited_for = 0;
+  tt.SetPopulatePageHookForTesting([&] {
+    if (filled) return;
+    ++pages_waited_for;
+    while (!filled) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  const int64_t initial = tt.active_capacity();
+  const uint64_t initial_buckets = uint64_t(initial) / TTBucket::kSize;
+  // Disproofs for random boards, at most eight to a bucket of the starting part (whose
+  // buckets spread over distinct buckets as the table grows): none is ever replaced. Their
+  // hands hold pawns, so that a byte of an entry written over is seen.
+  std::mt19937_64 rng(100);
+  std::vector<int> per_bucket(initial_buckets);
+  std::vector<uint64_t> keys;
+  auto hand_of = [](size_t i) {
+    Hand h;
+    h.Set(kPawn, int(i % 9) + 1);
+    return h;
+  };
+  auto store_one = [&] {
+    while (true) {
+      uint64_t key = rng() & ~TTBucket::kAmountMask;
+      uint64_t b = uint64_t((unsigned __int128)key * initial_buckets >> 64);
+      if (per_bucket[b] == TTBucket::kSize) continue;
+      ++per_bucket[b];
+      tt.StoreDisproven(key, hand_of(keys.size()), int(keys.size() % 50) + 1, 1);
+      keys.push_back(key);
+      return;
+    }
+  };
+  // Past a quarter the thread starts on the next growth's 240 MB; the table grows at half.
+  while (tt.active_capacity() == initial) store_one();
+  while (int64_t(keys.size()) < initial * 7 / 8) store_one();
+  filled = true;
+  tt.WaitForPopulatingForTesting();
+  EXPECT_EQ(pages_waited_for.load(), 1);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    int depth = int(i % 50) + 1;
+    TTProbe p = tt.Probe(keys[i], hand_of(i), depth);
+    ASSERT_TRUE(p.found && p.dn == 0) << "entry " << i;
+    ASSERT_EQ(p.depth, depth) << "entry " << i;
+    ASSERT_EQ(p.pieces, hand_of(i)) << "entry " << i;
+  }
 }
 
 TEST(TranspositionTableTest, ProofAppliesToHandsHoldingTheProofPieces) {
