@@ -269,7 +269,15 @@ void DfpnSearch::PushSegment(int ply, uint64_t key, bool after_null) {
 }
 
 void DfpnSearch::MarkPathFromHistory(const Position& pos) {
-  path_.Clear();
+  // The search below the last root took out what it put in: only the history is left.
+  for (uint64_t key : history_keys_) path_.Erase(key);
+  if (path_.size() != 0) path_.Clear();
+  history_keys_.clear();
+  auto insert = [&](uint64_t key, int ply) {
+    size_t before = path_.size();
+    path_.Insert(key, ply);
+    if (path_.size() != before) history_keys_.push_back(key);
+  };
   // Every position of the game so far, the current one included: returning to any of them
   // repeats a position under continuous check.
   Position& p = const_cast<Position&>(pos);
@@ -278,11 +286,11 @@ void DfpnSearch::MarkPathFromHistory(const Position& pos) {
   size_t plies = size_t(p.ply()) + 2 * kMaxPly + 4;
   if (segment_hash_.size() < plies) segment_hash_.resize(plies);
   std::vector<Move> undone;
-  path_.Insert(p.key(), p.ply());
+  insert(p.key(), p.ply());
   while (p.ply() > 0) {
     undone.push_back(p.last_move());
     p.UndoMove();
-    path_.Insert(p.key(), p.ply());  // a position met twice keeps its latest ply
+    insert(p.key(), p.ply());  // a position met twice keeps its latest ply
   }
   segment_hash_[0] = 0;
   PushSegment(0, p.key(), false);

@@ -3,6 +3,9 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <new>
 #include <optional>
 
@@ -44,25 +47,74 @@ const char* ToString(LimitReason r) {
 
 namespace {
 
-// Runs fn on a thread with a large stack: the search recurses once per ply, and the longest
-// problems run to well over a thousand plies.
-void RunWithLargeStack(const std::function<void()>& fn) {
-  constexpr size_t kStackBytes = size_t(512) << 20;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, kStackBytes);
-  pthread_t thread;
-  auto trampoline = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()>*>(&fn)) != 0) {
-    fn();  // fall back to the calling thread
-  } else {
-    pthread_join(thread, nullptr);
+// A thread with a large stack that runs one function at a time for its owner: the search
+// recurses once per ply, and the longest problems run to well over a thousand plies. It lives
+// as long as the solver: a thread made for each solve (its 512 MB of address space mapped,
+// its stack pages zeroed, unmapped at its end) took more system time than a mate in 3 takes
+// to solve (a batch of 5,000: 0.52-0.71 s of system time against 0.44 s of user time).
+class LargeStackThread {
+ public:
+  LargeStackThread() = default;
+  LargeStackThread(const LargeStackThread&) = delete;
+  LargeStackThread& operator=(const LargeStackThread&) = delete;
+  ~LargeStackThread() {
+    if (!started_) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_one();
+    pthread_join(thread_, nullptr);
   }
-  pthread_attr_destroy(&attr);
-}
+
+  // Runs fn there and waits for it (on the calling thread if no thread can be made).
+  void Run(const std::function<void()>& fn) {
+    if (!started_ && !failed_) Start();
+    if (failed_) {
+      fn();
+      return;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    job_ = &fn;
+    wake_.notify_one();
+    done_.wait(lock, [&] { return job_ == nullptr; });
+  }
+
+ private:
+  void Start() {
+    constexpr size_t kStackBytes = size_t(512) << 20;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStackBytes);
+    auto main = [](void* self) -> void* {
+      static_cast<LargeStackThread*>(self)->Loop();
+      return nullptr;
+    };
+    started_ = pthread_create(&thread_, &attr, main, this) == 0;
+    failed_ = !started_;
+    pthread_attr_destroy(&attr);
+  }
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [&] { return job_ != nullptr || quit_; });
+      if (quit_) return;
+      const std::function<void()>* job = job_;
+      lock.unlock();
+      (*job)();
+      lock.lock();
+      job_ = nullptr;
+      done_.notify_one();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void()>* job_ = nullptr;  // guarded by mutex_
+  bool quit_ = false;                           // guarded by mutex_
+  bool started_ = false, failed_ = false;
+  pthread_t thread_;
+};
 
 // A search's answer as a solve reports it.
 SolveStatus StatusOf(const NodeResult& r) {
@@ -915,6 +967,7 @@ class Solver::Impl {
   explicit Impl(const SolveOptions& options) : tt(options.hash_mb) {}
   TranspositionTable tt;
   std::unique_ptr<SolveRun> run;  // the last solve, kept for follow-up queries
+  LargeStackThread search_thread;
 };
 
 Solver::Solver(SolveOptions options)
@@ -943,7 +996,7 @@ SolveResult Solver::Solve(const Position& root) {
   SolveResult result;
   Position pos = root;
   impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, start);
-  RunWithLargeStack([&] { result = impl_->run->Run(pos); });
+  impl_->search_thread.Run([&] { result = impl_->run->Run(pos); });
   result.hashfull = impl_->tt.Fill();
   return result;
 }
@@ -957,7 +1010,7 @@ SolveStatus Solver::MateWithin(const Position& pos, int max_plies, bool attacker
   if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
   Position copy = pos;
   NodeResult r;
-  RunWithLargeStack([&] { r = impl_->run->Query(copy, max_plies, attacker_to_move); });
+  impl_->search_thread.Run([&] { r = impl_->run->Query(copy, max_plies, attacker_to_move); });
   return StatusOf(r);
 }
 
@@ -966,7 +1019,7 @@ std::vector<Move> Solver::MateLine(const Position& pos, int max_plies, bool atta
   if (!impl_->run) impl_->run = std::make_unique<SolveRun>(impl_->tt, options_, absl::Now());
   Position copy = pos;
   std::vector<Move> line;
-  RunWithLargeStack(
+  impl_->search_thread.Run(
       [&] { line = impl_->run->Line(copy, max_plies, attacker_to_move, std::move(preferred)); });
   return line;
 }
