@@ -80,24 +80,25 @@ TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
   EXPECT_LT(*std::max_element(hits.begin(), hits.end()), 160);
 }
 
-// Proofs for random boards, at most eight to a bucket of the table's starting part, so that
-// none is replaced while the table has not grown.
-class DistinctProofs {
+// Random boards, at most eight to a bucket of the table's starting part (whose buckets spread
+// over distinct buckets as the table grows), so that none is replaced, before or after growth.
+class DistinctBoards {
  public:
-  DistinctProofs(TranspositionTable& tt, uint64_t seed)
+  DistinctBoards(TranspositionTable& tt, uint64_t seed)
       : tt_(tt), rng_(seed), per_bucket_(tt.active_capacity() / TTBucket::kSize) {}
-  // Stores one more proof, of mate length `length`.
-  void StoreOne(int length) {
+  // A board not picked before, with room left in its bucket of the starting part.
+  uint64_t NewKey() {
     while (true) {
       uint64_t key = rng_() & ~TTBucket::kAmountMask;
-      uint64_t b = tt_.BucketIndex(key);  // of the starting part: the table has not grown yet
+      uint64_t b = uint64_t((unsigned __int128)key * per_bucket_.size() >> 64);
       if (per_bucket_[b] == TTBucket::kSize) continue;
       ++per_bucket_[b];
       keys_.push_back(key);
-      tt_.StoreProven(key, Hand(), length, 1);
-      return;
+      return key;
     }
   }
+  // Stores a proof of mate length `length` for a new board.
+  void StoreProof(int length) { tt_.StoreProven(NewKey(), Hand(), length, 1); }
   const std::vector<uint64_t>& keys() const { return keys_; }
 
  private:
@@ -112,10 +113,10 @@ TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) 
   const int64_t initial = tt.active_capacity();
   ASSERT_LT(initial, tt.capacity());
   // Proofs until the table grows.
-  DistinctProofs proofs(tt, 11);
+  DistinctBoards proofs(tt, 11);
   const std::vector<uint64_t>& keys = proofs.keys();
   while (tt.active_capacity() == initial) {
-    proofs.StoreOne(int((keys.size() + 1) % 50) + 1);
+    proofs.StoreProof(int((keys.size() + 1) % 50) + 1);
     ASSERT_LT(keys.size(), size_t(tt.capacity()));
   }
   // It grew when half of the part in use was full, not before, and (as sixteen times the
@@ -148,9 +149,9 @@ TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
   TranspositionTable tt(64);
   const int64_t initial = tt.active_capacity();
   const int64_t before = ResidentBytes();
-  DistinctProofs proofs(tt, 13);
+  DistinctBoards proofs(tt, 13);
   auto store_until = [&](int64_t count) {
-    while (int64_t(proofs.keys().size()) < count) proofs.StoreOne(1);
+    while (int64_t(proofs.keys().size()) < count) proofs.StoreProof(1);
   };
   // Below a quarter of the starting 16 MB nothing beyond it is touched.
   store_until(initial / 4 - 1);
@@ -180,35 +181,24 @@ TEST(TranspositionTableTest, EntriesStoredWhileTheNextGrowthIsStillBeingMappedAr
     while (!filled) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   const int64_t initial = tt.active_capacity();
-  const uint64_t initial_buckets = uint64_t(initial) / TTBucket::kSize;
-  // Disproofs for random boards, at most eight to a bucket of the starting part (whose
-  // buckets spread over distinct buckets as the table grows): none is ever replaced. Their
-  // hands hold pawns, so that a byte of an entry written over is seen.
-  std::mt19937_64 rng(100);
-  std::vector<int> per_bucket(initial_buckets);
-  std::vector<uint64_t> keys;
+  // Disproofs whose hands hold pawns, so that a byte of an entry written over is seen.
+  DistinctBoards boards(tt, 100);
   auto hand_of = [](size_t i) {
     Hand h;
     h.Set(kPawn, int(i % 9) + 1);
     return h;
   };
   auto store_one = [&] {
-    while (true) {
-      uint64_t key = rng() & ~TTBucket::kAmountMask;
-      uint64_t b = uint64_t((unsigned __int128)key * initial_buckets >> 64);
-      if (per_bucket[b] == TTBucket::kSize) continue;
-      ++per_bucket[b];
-      tt.StoreDisproven(key, hand_of(keys.size()), int(keys.size() % 50) + 1, 1);
-      keys.push_back(key);
-      return;
-    }
+    size_t i = boards.keys().size();
+    tt.StoreDisproven(boards.NewKey(), hand_of(i), int(i % 50) + 1, 1);
   };
   // Past a quarter the thread starts on the next growth's 240 MB; the table grows at half.
   while (tt.active_capacity() == initial) store_one();
-  while (int64_t(keys.size()) < initial * 7 / 8) store_one();
+  while (int64_t(boards.keys().size()) < initial * 7 / 8) store_one();
   filled = true;
   tt.WaitForPopulatingForTesting();
   EXPECT_EQ(pages_waited_for.load(), 1);
+  const std::vector<uint64_t>& keys = boards.keys();
   for (size_t i = 0; i < keys.size(); ++i) {
     int depth = int(i % 50) + 1;
     TTProbe p = tt.Probe(keys[i], hand_of(i), depth);
