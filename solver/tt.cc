@@ -28,6 +28,17 @@ uint8_t AmountScale(uint32_t amount) {
   return uint8_t(16 + (width - 5) * 8 + ((amount >> (width - 4)) & 7));
 }
 
+// The board key whose tag bucket `b` of `buckets` holds: the tag keeps the key's lower 56
+// bits, the bucket tells the rest, as a bucket's keys span less than 2^56 (more than 256
+// buckets). The key's top byte is the top byte of the bucket's lowest key, or one more.
+uint64_t KeyOfTag(uint64_t tag, uint64_t b, uint64_t buckets) {
+  constexpr uint64_t kTopByteStep = uint64_t(1) << 56;
+  auto index = [buckets](uint64_t key) { return uint64_t((unsigned __int128)key * buckets >> 64); };
+  uint64_t key = ((b << 8) / buckets) << 56 | tag >> 8;
+  if (index(key) < b) key += kTopByteStep;
+  return key;
+}
+
 // A bucket's slots for Slot, bit i for slot i. Entries are told apart by their generations:
 // base and base + 1 are the table's present contents, `current` (one of them) the unknown set
 // in use.
@@ -225,7 +236,7 @@ void TranspositionTable::Grow() {
     for (uint64_t& tag : buckets_array_[b].tags) tag = 0;
     for (int i = 0; i < TTBucket::kSize; ++i) {
       if (!Live(moving, i)) continue;
-      TTBucket& to = BucketFor(moving.tags[i]);
+      TTBucket& to = BucketFor(KeyOfTag(moving.tags[i], b, old_buckets));
       // A free slot, else (only where two buckets' entries meet) the one that cost least.
       int slot = -1;
       bool free = false;
@@ -382,7 +393,7 @@ TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand han
   for (uint32_t same = masks.same_unknown; same != 0; same &= same - 1) {
     int i = std::countr_zero(same);
     if (!bucket.Holds(i, board_key)) continue;
-    bucket.tags[i] = std::max(bucket.tags[i], (board_key & ~TTBucket::kAmountMask) | amount);
+    bucket.tags[i] = std::max(bucket.tags[i], TTBucket::Tag(board_key, amount));
     return &bucket.entries[i];
   }
   // Replacement order: empty or stale slots, then the other set's unknown entries, then the
@@ -399,7 +410,7 @@ TTEntry* TranspositionTable::Slot(TTBucket& bucket, uint64_t board_key, Hand han
       if (bucket.Amount(i) < bucket.Amount(victim)) victim = i;
     }
   }
-  bucket.tags[victim] = (board_key & ~TTBucket::kAmountMask) | amount;
+  bucket.tags[victim] = TTBucket::Tag(board_key, amount);
   TTEntry& e = bucket.entries[victim];
   e = TTEntry{};
   e.generation = current_;

@@ -57,12 +57,17 @@ TEST(TranspositionTableTest, CapacityFollowsMegabytes) {
   EXPECT_EQ(TranspositionTable(0).capacity(), TranspositionTable(1).capacity());
 }
 
-TEST(TranspositionTableTest, KeysDifferingOnlyInTheLowByteAreOneBoard) {
-  // The low byte of a stored tag holds the entry's effort; keys are random 64-bit hashes.
-  TranspositionTable tt(1);
-  tt.StoreProven(kKey, Hand(), 5, 1000);
-  EXPECT_TRUE(tt.Probe(kKey ^ 0x7f, Hand(), 5).found);
-  EXPECT_FALSE(tt.Probe(kKey ^ 0x100, Hand(), 5).found);
+TEST(TranspositionTableTest, KeysDifferingInAnyBitAreOtherBoards) {
+  // Keys one bit apart share a bucket or do not; either way they are other boards (a tag of
+  // the key's upper 56 bits took keys differing in the low byte for one board).
+  for (int64_t megabytes : {1, 256}) {
+    TranspositionTable tt(megabytes);
+    tt.StoreProven(kKey, Hand(), 5, 1000);
+    EXPECT_TRUE(tt.Probe(kKey, Hand(), 5).found);
+    for (int bit = 0; bit < 64; ++bit) {
+      EXPECT_FALSE(tt.Probe(kKey ^ uint64_t(1) << bit, Hand(), 5).found) << bit;
+    }
+  }
 }
 
 TEST(TranspositionTableTest, KeysSpreadOverEveryBucket) {
@@ -89,19 +94,27 @@ class DistinctBoards {
   // A board not picked before, with room left in its bucket of the starting part.
   uint64_t NewKey() {
     while (true) {
-      uint64_t key = rng_() & ~TTBucket::kAmountMask;
-      uint64_t b = uint64_t((unsigned __int128)key * per_bucket_.size() >> 64);
-      if (per_bucket_[b] == TTBucket::kSize) continue;
-      ++per_bucket_[b];
-      keys_.push_back(key);
-      return key;
+      uint64_t key = rng_();
+      if (Take(key)) return key;
     }
+  }
+  // Picks `key` if it was not picked and its bucket of the starting part has room left.
+  bool Add(uint64_t key) {
+    return std::find(keys_.begin(), keys_.end(), key) == keys_.end() && Take(key);
   }
   // Stores a proof of mate length `length` for a new board.
   void StoreProof(int length) { tt_.StoreProven(NewKey(), Hand(), length, 1); }
   const std::vector<uint64_t>& keys() const { return keys_; }
 
  private:
+  bool Take(uint64_t key) {
+    uint64_t b = uint64_t((unsigned __int128)key * per_bucket_.size() >> 64);
+    if (per_bucket_[b] == TTBucket::kSize) return false;
+    ++per_bucket_[b];
+    keys_.push_back(key);
+    return true;
+  }
+
   TranspositionTable& tt_;
   std::mt19937_64 rng_;
   std::vector<int> per_bucket_;
@@ -135,6 +148,46 @@ TEST(TranspositionTableTest, SearchStartsOnASmallPartAndGrowsKeepingItsEntries) 
   EXPECT_EQ(tt.active_capacity(), initial);
   EXPECT_EQ(tt.Fill(), 0.0);
   EXPECT_FALSE(tt.Probe(keys[0], Hand(), 100).found);
+}
+
+TEST(TranspositionTableTest, GrowthKeepsTheKeysAtTheEdgesOfTheirBuckets) {
+  // A tag keeps a key's lower 56 bits; a growth finds the rest from the bucket, whose keys
+  // may differ in their top byte by one.
+  TranspositionTable tt(64);
+  const int64_t initial = tt.active_capacity();
+  const uint64_t buckets = uint64_t(initial) / TTBucket::kSize;
+  auto lowest_key = [&](uint64_t b) {
+    return uint64_t((((unsigned __int128)b << 64) + buckets - 1) / buckets);
+  };
+  DistinctBoards boards(tt, 21);
+  std::vector<uint64_t> edges;
+  auto add = [&](uint64_t key) {
+    if (boards.Add(key)) edges.push_back(key);
+  };
+  for (uint64_t b : {uint64_t(1), buckets / 3, buckets / 2, buckets - 1}) {
+    ASSERT_EQ(tt.BucketIndex(lowest_key(b)), b);
+    ASSERT_EQ(tt.BucketIndex(lowest_key(b) - 1), b - 1);
+    add(lowest_key(b));
+    add(lowest_key(b) - 1);
+  }
+  add(0);
+  add(~uint64_t(0));
+  int straddling = 0;
+  for (uint64_t top : {1, 2, 17, 128, 200, 255}) {
+    uint64_t key = top << 56;
+    straddling += tt.BucketIndex(key) == tt.BucketIndex(key - 1);
+    add(key);
+    add(key - 1);
+  }
+  ASSERT_GT(straddling, 3);  // most such pairs share a bucket
+  ASSERT_EQ(edges.size(), 22u);
+  for (size_t i = 0; i < edges.size(); ++i) tt.StoreProven(edges[i], Hand(), int(i) + 1, 1);
+  while (tt.active_capacity() == initial) boards.StoreProof(99);
+  for (size_t i = 0; i < edges.size(); ++i) {
+    TTProbe p = tt.Probe(edges[i], Hand(), 100);
+    ASSERT_TRUE(p.found && p.pn == 0) << i;
+    EXPECT_EQ(p.length, int(i) + 1) << i;
+  }
 }
 
 // Resident memory of this process, in bytes.
@@ -682,13 +735,13 @@ TEST(TranspositionTableTest, ReplacementInFullBucketsNeverInventsResults) {
 TEST(TTBucketTest, HoldingMarksTheSlotsThatHoldTheBoard) {
   TTBucket bucket{};
   EXPECT_EQ(bucket.Holding(kKey), 0u);
-  bucket.tags[1] = (kKey & ~TTBucket::kAmountMask) | 0x35;
-  bucket.tags[4] = kKey ^ 0xff;
-  bucket.tags[6] = kKey ^ 0x100;  // another board
-  bucket.tags[7] = kKey & ~TTBucket::kAmountMask;
+  bucket.tags[1] = TTBucket::Tag(kKey, 0x35);
+  bucket.tags[4] = TTBucket::Tag(kKey, 0xff);
+  bucket.tags[6] = TTBucket::Tag(kKey ^ 1, 0x35);  // another board
+  bucket.tags[7] = TTBucket::Tag(kKey, 0);
   EXPECT_EQ(bucket.Holding(kKey), 0b10010010u);
-  EXPECT_EQ(bucket.Holding(kKey ^ 0x100), 0b01000000u);
-  for (uint64_t key : {kKey, kKey ^ 0x100, kOtherKey, uint64_t(0x35)}) {
+  EXPECT_EQ(bucket.Holding(kKey ^ 1), 0b01000000u);
+  for (uint64_t key : {kKey, kKey ^ 1, kOtherKey, uint64_t(0x35)}) {
     for (int i = 0; i < TTBucket::kSize; ++i) {
       EXPECT_EQ((bucket.Holding(key) >> i & 1) != 0, bucket.Holds(i, key)) << i;
     }
