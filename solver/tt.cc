@@ -137,6 +137,14 @@ TranspositionTable::TranspositionTable(int64_t megabytes) {
   base_ = 1;
   current_ = 1;
   ResetActive();
+  if (bytes_ >= kHugePageMinBytes) {
+    // The starting part's pages are mapped now, by a write to each, not by the first search,
+    // which paid for them in its own time: the first problem of a batch (a mate in 3, 10
+    // nodes) took 37 ms where the others took 0.06. Smaller tables map 4 KB pages as used.
+    char* start = reinterpret_cast<char*>(buckets_array_);
+    char* end = reinterpret_cast<char*>(buckets_array_ + active_buckets_);
+    for (char* p = start; p < end; p += 4096) *reinterpret_cast<volatile char*>(p) = 0;
+  }
 }
 
 void TranspositionTable::SetActive(uint64_t buckets) {

@@ -221,6 +221,20 @@ TEST(TranspositionTableTest, MemoryOfTheNextGrowthIsMappedFromAQuarterFull) {
   // (That growing keeps the entries, with this thread at work, is the test above and the next.)
 }
 
+TEST(TranspositionTableTest, ATableOfHugePagesMapsItsStartingPartWhenMade) {
+  // So that the first search does not pay for it (tables from 128 MB use huge pages; smaller
+  // ones map pages as they are used).
+  const int64_t before = ResidentBytes();
+  TranspositionTable tt(256);
+  const int64_t starting_part = tt.active_capacity() / TTBucket::kSize * int64_t(sizeof(TTBucket));
+  ASSERT_LT(starting_part, int64_t(32) << 20);
+  EXPECT_GE(ResidentBytes() - before, starting_part - (int64_t(1) << 20));
+  EXPECT_LT(ResidentBytes() - before, starting_part + (int64_t(8) << 20));
+  const int64_t with_table = ResidentBytes();
+  TranspositionTable small(64);
+  EXPECT_LT(ResidentBytes() - with_table, int64_t(1) << 20);
+}
+
 // The thread mapping the next growth's memory writes to its buckets while they are not in use;
 // a growth that comes before it is done must stop those writes, or they would land on entries.
 TEST(TranspositionTableTest, EntriesStoredWhileTheNextGrowthIsStillBeingMappedAreKept) {
