@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/movegen.h"
@@ -124,9 +125,27 @@ void Position::MovePiece(Square from, Square to, Piece p, Piece moved) {
                             (to_bb & AsVector(kGoldMoverMask[TypeOf(moved)])));
 }
 
+namespace {
+
+// A control character inside (a newline in a command-line argument, an escape sequence) is no
+// SFEN, and quoted in an error it would break the error's one line or the terminal.
+absl::Status RejectControlCharacters(absl::string_view text, absl::string_view what) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: control character 0x%02x at byte %d", what, c, i + 1));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Position> Position::FromSfen(absl::string_view sfen) {
   InitTables();
   sfen = absl::StripAsciiWhitespace(sfen);
+  if (absl::Status s = RejectControlCharacters(sfen, "SFEN"); !s.ok()) return s;
   if (absl::ConsumePrefix(&sfen, "sfen ")) sfen = absl::StripLeadingAsciiWhitespace(sfen);
   if (sfen == "startpos") sfen = kStartSfen;
   std::vector<absl::string_view> fields = absl::StrSplit(sfen, ' ', absl::SkipEmpty());
@@ -313,6 +332,7 @@ absl::Status Position::Validate() const {
 
 absl::StatusOr<Position> Position::FromUsiPosition(absl::string_view line) {
   line = absl::StripAsciiWhitespace(line);
+  if (absl::Status s = RejectControlCharacters(line, "position"); !s.ok()) return s;
   absl::ConsumePrefix(&line, "position");
   line = absl::StripLeadingAsciiWhitespace(line);
   absl::string_view setup = line, moves;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <ios>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <system_error>
@@ -105,7 +106,8 @@ absl::StatusOr<std::string> ParsePositionSpec(absl::string_view text) {
   setup = setup.substr(0, setup.find(" moves"));
   std::vector<absl::string_view> fields = absl::StrSplit(setup, ' ', absl::SkipWhitespace());
   if (fields.size() == 5 && !absl::SimpleAtoi(fields[4], &move_number)) move_number = 1;
-  return pos->Sfen(move_number + pos->ply());
+  return pos->Sfen(
+      int(std::min<int64_t>(int64_t(move_number) + pos->ply(), std::numeric_limits<int>::max())));
 }
 
 void ReadSfenLines(const std::vector<TextLine>& lines, Sink& sink) {
@@ -219,12 +221,16 @@ absl::Status ApplyExpectation(absl::string_view value, Problem& problem) {
   if (absl::SimpleAtoi(value, &n)) {
     if (n < 1)
       return absl::InvalidArgumentError(absl::StrCat("mate length ", n, " is not positive"));
+    if (n > kMaxStatedPlies) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("mate length ", n, " is more than ", kMaxStatedPlies, " plies"));
+    }
     problem.expected_length = n;
     problem.expected_mate = true;
   } else if (value == "NOMATE") {
     problem.expected_nomate = true;
   } else if (absl::ConsumePrefix(&rest, "NOMATE_WITHIN_")) {
-    if (!absl::SimpleAtoi(rest, &n) || n < 0) {
+    if (!absl::SimpleAtoi(rest, &n) || n < 0 || n > kMaxStatedPlies) {
       return absl::InvalidArgumentError(absl::StrCat("bad ply count in '", value, "'"));
     }
     problem.nomate_within = n;
@@ -442,8 +448,27 @@ Collection ParseUtf8(absl::string_view text, const std::string& name, Collection
 using collection_internal::SplitLines;
 using collection_internal::TextLine;
 
+std::string EscapeControlCharacters(absl::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 std::string FormatInputError(const InputError& error) {
-  return absl::StrCat(error.source, ": ", error.message);
+  return EscapeControlCharacters(absl::StrCat(error.source, ": ", error.message));
 }
 
 absl::StatusOr<CollectionFormat> ParseCollectionFormat(absl::string_view name) {
@@ -545,10 +570,11 @@ Collection ParseCollection(absl::string_view text, const std::string& name,
 absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFormat format) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": a directory, not a file of problems"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(EscapeControlCharacters(path), ": a directory, not a file of problems"));
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  if (!in) return absl::NotFoundError(absl::StrCat(EscapeControlCharacters(path), ": cannot open"));
   std::string bytes;
   try {  // the stream's buffer throws on a failed read, whatever the stream's exception mask
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

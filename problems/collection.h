@@ -13,6 +13,10 @@
 
 namespace tsume {
 
+// The most plies a stated length or ply count may have (the longest known problem has 1525):
+// a larger number is an input error, not a length to compute with.
+constexpr int kMaxStatedPlies = 100000;
+
 struct Problem {
   std::string id;      // from an id column, else "<file basename>:<line>"
   std::string source;  // "path:line"
@@ -29,6 +33,9 @@ struct InputError {
   std::string source;   // "path:line"
   std::string message;  // the reason
 };
+// `text` with its control characters written as escapes (\n, \x1b): a file name or argument
+// quoted in an error keeps the error on one line.
+std::string EscapeControlCharacters(absl::string_view text);
 // "path:line: message", the form used in error output.
 std::string FormatInputError(const InputError& error);
 

@@ -1,6 +1,7 @@
 // KIF problem files: a framed board diagram, hand lines (持駒), the side to move (手番), and
 // optionally a move list taken as the solution. The text is UTF-8 by now (Shift-JIS files are
 // converted before this reader runs).
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -93,7 +94,8 @@ std::optional<int> TakeCount(absl::string_view& s) {
   if (absl::ascii_isdigit(s[0])) {
     int n = 0;
     while (!s.empty() && absl::ascii_isdigit(s[0])) {
-      n = n * 10 + (s[0] - '0');
+      // Past any real count: kept from overflowing, and rejected as too many pieces.
+      n = std::min(n * 10 + (s[0] - '0'), 1000);
       s.remove_prefix(1);
     }
     return n;
@@ -174,8 +176,12 @@ class KifReader {
       size_t digits = 0;
       while (digits < rest.size() && absl::ascii_isdigit(rest[digits])) ++digits;
       int n;
-      if (absl::SimpleAtoi(rest.substr(0, digits), &n) &&
-          absl::StartsWith(rest.substr(digits), "手で詰")) {
+      if (digits > 0 && absl::StartsWith(rest.substr(digits), "手で詰")) {
+        if (!absl::SimpleAtoi(rest.substr(0, digits), &n) || n < 1 || n > kMaxStatedPlies) {
+          sink_.Error(line.number, absl::StrCat("KIF: stated length ", rest.substr(0, digits),
+                                                " is not 1 to ", kMaxStatedPlies, " plies"));
+          return false;
+        }
         stated_length_ = n;
       }
       return true;

@@ -689,7 +689,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
     // Likewise a proven "no mate within" beyond the stated length: the defence holds out
     // longer. Only from four plies on: two plies longer may be 変長, which needs the exact
     // length to judge.
-    if (stated_length && solution.no_mate_within >= *stated_length + 2) {
+    if (stated_length && solution.no_mate_within >= int64_t(*stated_length) + 2) {
       report.flaws.push_back(
           {FlawKind::kLongerThanStated,
            0,

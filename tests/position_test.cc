@@ -333,6 +333,19 @@ TEST(PositionTest, EveryGeneratedMoveRoundTripsThroughUsi) {
   EXPECT_GT(checked, 1000);
 }
 
+TEST(PositionTest, ControlCharactersAreRejectedWithTheirPlace) {
+  // A newline inside a command-line argument, say: quoted in the error it would split it.
+  absl::StatusOr<Position> sfen = Position::FromSfen("4k4/9/9/9/9/9/9/9/9\n b G 1");
+  ASSERT_FALSE(sfen.ok());
+  EXPECT_EQ(sfen.status().message(), "SFEN: control character 0x0a at byte 20");
+  absl::StatusOr<Position> usi =
+      Position::FromUsiPosition("position startpos moves 7g7f\x1b[2J 3c3d");
+  ASSERT_FALSE(usi.ok());
+  EXPECT_THAT(usi.status().message(), HasSubstr("control character 0x1b at byte 29"));
+  // Around the text they are whitespace, as before.
+  EXPECT_TRUE(Position::FromSfen("4k4/9/9/9/9/9/9/9/9 b G 1\r\n").ok());
+}
+
 TEST(PositionTest, BadUsiMovesAreRejectedWithTheReason) {
   Position pos;
   for (const char* malformed : {"7g7", "7g7f++", "0g7f", "7j7f", "P*0e", "K*5e", "X*5e", "x", ""}) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "core/position.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -236,6 +237,29 @@ TEST(TsvTest, ExpectationValues) {
   EXPECT_EQ(c.errors[1].source, "dir/rules.tsv:9");
 }
 
+TEST(TsvTest, NumbersPastAnyProblemAreErrorsNotOverflows) {
+  const std::string sfen = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+  std::string text = "category\texpected\tsfen\tnotes\n";
+  for (std::string value : {std::to_string(kMaxStatedPlies), std::to_string(kMaxStatedPlies + 1),
+                            std::string("2147483647"), std::string("99999999999"),
+                            std::string("NOMATE_WITHIN_2147483647")}) {
+    text += "c\t" + value + "\t" + sfen + "\tnote\n";
+  }
+  Collection c = ParseCollection(text, "big.tsv", CollectionFormat::kTsv);
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  EXPECT_EQ(c.problems[0].expected_length, kMaxStatedPlies);
+  ASSERT_THAT(c.errors, SizeIs(4));
+  EXPECT_EQ(c.errors[0].source, "big.tsv:3");
+  EXPECT_THAT(c.errors[0].message, HasSubstr("more than 100000 plies"));
+
+  // A move number as large as an int, advanced by the moves after it: kept at the largest.
+  Collection moved = ParseCollection(
+      "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 2147483647 moves G*5b\n", "m.txt",
+      CollectionFormat::kSfenLines);
+  ASSERT_THAT(moved.problems, SizeIs(1)) << ErrorsText(moved);
+  EXPECT_TRUE(absl::EndsWith(moved.problems[0].sfen, " 2147483647")) << moved.problems[0].sfen;
+}
+
 // --- KIF.
 
 TEST(KifTest, ReadsDiagramRestOfPiecesAndMoveList) {
@@ -333,6 +357,32 @@ TEST(KifTest, BadDiagramsAreReportedWithTheirLine) {
   ASSERT_THAT(bad_move.errors, SizeIs(1));
   EXPECT_EQ(bad_move.errors[0].source, "g.kif:15");
   EXPECT_THAT(bad_move.errors[0].message, HasSubstr("S*5b"));
+}
+
+TEST(KifTest, NumbersPastAnyProblemAreErrorsNotOverflows) {
+  Collection hand =
+      ParseCollection(KifBoard("歩99999999999", "なし"), "h.kif", CollectionFormat::kKif);
+  EXPECT_TRUE(hand.problems.empty());
+  ASSERT_THAT(hand.errors, SizeIs(1));
+  EXPECT_THAT(hand.errors[0].message, HasSubstr("count too large"));
+
+  for (const char* length : {"99999999999", "0"}) {
+    Collection stated = ParseCollection(
+        KifBoard("金", "残り全部", absl::StrCat("   1 ５二金打\nまで", length, "手で詰み\n")),
+        "l.kif", CollectionFormat::kKif);
+    EXPECT_TRUE(stated.problems.empty()) << length;
+    ASSERT_THAT(stated.errors, SizeIs(1)) << length;
+    EXPECT_EQ(stated.errors[0].source, "l.kif:16");
+    EXPECT_THAT(stated.errors[0].message, HasSubstr(absl::StrCat("stated length ", length)));
+  }
+}
+
+TEST(InputErrorTest, ControlCharactersAreWrittenAsEscapes) {
+  EXPECT_EQ(EscapeControlCharacters("a\nb\rc\td\x1b[2J\x7f 歩"), "a\\nb\\rc\\td\\x1b[2J\\x7f 歩");
+  EXPECT_EQ(FormatInputError({"new\nline.txt:3", "bad"}), "new\\nline.txt:3: bad");
+  absl::StatusOr<Collection> missing = ReadCollection("no\nsuch.txt", CollectionFormat::kAuto);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "no\\nsuch.txt: cannot open");
 }
 
 // --- CSA.

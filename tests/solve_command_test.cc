@@ -281,6 +281,38 @@ TEST(SolveCommandTest, VeryLongPositionArgumentIsAPosition) {
   EXPECT_THAT(run.out, HasSubstr("mate in 1")) << run.err;
 }
 
+// A file whose name is not UTF-8 (JSON needs UTF-8): its problems are solved and written with
+// U+FFFD for the bad bytes, by every command (solve used to abort); batch's --resume still
+// finds them done. A newline in a name or position argument is escaped in the one-line error.
+TEST(SolveCommandTest, NamesThatAreNotUtf8OrHoldNewlinesAreWrittenSafely) {
+  std::string path = TempFile("name_\xfe\xff") + ".txt";
+  std::ofstream(path) << "position sfen " << kMateIn5 << "\n";
+  CommandRun run = Solve({"--json", path});
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  std::vector<nlohmann::json> lines = JsonLines(run.out);
+  ASSERT_EQ(lines.size(), 1u) << run.out;
+  EXPECT_EQ(lines[0]["result"], "mate");
+  EXPECT_THAT(lines[0]["source"].get<std::string>(), HasSubstr("name_\uFFFD\uFFFD"));
+
+  std::string results = TempFile("utf8_results") + ".jsonl";
+  for (const char* resume : {"", "--resume"}) {
+    std::ostringstream out, err;
+    CommandArgs args = {"--out", results, path};
+    if (*resume) args.insert(args.begin(), resume);
+    EXPECT_EQ(RunBatch(args, out, err), kExitOk) << err.str();
+    EXPECT_THAT(err.str() + out.str(), HasSubstr(*resume ? "0 run now, 1 kept" : "1 run now"));
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(RunVerify({"--json", path}, out, err), kExitOk) << err.str();
+  EXPECT_EQ(JsonLines(out.str()).size(), 1u);
+
+  for (const char* arg : {"no\nsuch.txt", "4k4/9/9/9/9/9/9/9/9\n b G 1"}) {
+    run = Solve({arg});
+    EXPECT_EQ(run.exit_code, kExitUsage);
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  }
+}
+
 // A directory given as the file of problems is named as one by every command (batch used to
 // abort on it), with status 2.
 TEST(SolveCommandTest, DirectoryIsNamedAsOne) {

@@ -477,6 +477,12 @@ TEST(UsiEngineTest, OrdinaryGoAnswersBestmove) {
   gui.Send("position startpos");
   gui.Send("go btime 60000 wtime 60000 binc 1000 winc 1000");
   EXPECT_EQ(gui.Expect("bestmove"), "bestmove resign");
+
+  // Clocks as large as the numbers go: a long budget, not an overflow (the sanitizer build
+  // checks the arithmetic).
+  gui.Send(std::string("position sfen ") + kMate3);
+  gui.Send("go btime 9223372036854775807 wtime 9223372036854775807 byoyomi 9223372036854775807");
+  EXPECT_EQ(gui.Expect("bestmove"), best);
 }
 
 TEST(UsiEngineTest, OrdinaryGoInfiniteWaitsForStop) {

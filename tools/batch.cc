@@ -170,7 +170,7 @@ class BatchRun {
   }
 
   void Publish(ordered_json line) {
-    std::string text = line.dump() + "\n";
+    std::string text = JsonLine(line) + "\n";
     std::lock_guard<std::mutex> lock(mu_);
     if (results_ != nullptr) {
       // One write and a flush per line: a crash can at worst cut the last line short.
@@ -369,8 +369,9 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   return j;
 }
 
+// As written to the results file: input that is not UTF-8 comes back from it with U+FFFD.
 std::string ResumeKey(const std::string& id, const std::string& source) {
-  return absl::StrCat(id, "\t", source);
+  return absl::StrCat(JsonLine(nlohmann::json(id)), "\t", JsonLine(nlohmann::json(source)));
 }
 
 absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string& path,
@@ -490,7 +491,7 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   std::vector<std::string> wrong;
   int unproven_longer = 0;  // counted wrong by the report's rule, not by JudgeResult
   for (const ordered_json& line : run.lines()) {
-    absl::StatusOr<ProblemResult> parsed = ParseResultLine(line.dump());
+    absl::StatusOr<ProblemResult> parsed = ParseResultLine(JsonLine(line));
     bool judged_wrong = JudgeResult(line).wrong;
     if (judged_wrong) wrong.push_back(DescribeWrong(line));
     if (parsed.ok()) {
@@ -512,7 +513,7 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     j["wrong"] = wrong;
     j["unproven_longer"] = unproven_longer;
     j["interrupted"] = interrupted;
-    summary_out << j.dump() << "\n";
+    summary_out << JsonLine(j) << "\n";
   } else {
     summary_out << FormatSummaryText(summary);
     summary_out << absl::StrFormat(

@@ -7,6 +7,7 @@
 #include "nlohmann/json.hpp"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -61,7 +62,7 @@ int RunPerft(const CommandArgs& args, std::ostream& out, std::ostream& err) {
                         {"nodes", nodes},
                         {"time_ms", int64_t(ms)},
                         {"nps", nps}};
-    out << j.dump() << "\n";
+    out << JsonLine(j) << "\n";
   } else {
     out << "nodes " << nodes << "  time " << int64_t(ms) << " ms  nps " << nps << "\n";
   }

@@ -37,7 +37,8 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
     // fewer, or a dot.
     if (!p.position.ok() && args.size() == 1 && joined.find_first_of(" \t") == std::string::npos &&
         (absl::StrContains(joined, '.') || std::count(joined.begin(), joined.end(), '/') != 8)) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot open '", joined, "': no such file"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot open '", EscapeControlCharacters(joined), "': no such file"));
     }
     if (p.position.ok()) p.sfen = p.position->Sfen();
     problems.push_back(std::move(p));

@@ -5,6 +5,7 @@
 #include "tools/cli_args.h"
 #include "tools/commands.h"
 #include "tools/report.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -66,7 +67,7 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       j["baseline"] = run_json(*baseline);
       j["comparison"] = ComparisonToJson(Compare(results, *baseline));
     }
-    out << j.dump() << "\n";
+    out << JsonLine(j) << "\n";
   } else {
     out << "results: " << results.path << " (" << results.problems.size() << " problems)\n"
         << FormatSummaryText(Summarize(results));

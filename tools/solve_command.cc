@@ -131,7 +131,7 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     SolveResult result = solver.Solve(*problem.position);
     progress.Clear();
     if (json) {
-      out << SolveResultToJson(problem, *problem.position, result).dump() << "\n";
+      out << JsonLine(SolveResultToJson(problem, *problem.position, result)) << "\n";
     } else {
       out << FormatSolveResult(problem, *problem.position, result) << "\n";
     }

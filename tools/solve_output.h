@@ -10,6 +10,13 @@
 
 namespace tsume {
 
+// `j` as one line of text. Text from the input (file names, ids, notes) need not be UTF-8,
+// which JSON requires: such bytes are written as U+FFFD rather than ending the run.
+template <typename Json>
+std::string JsonLine(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result);
 nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,

@@ -256,7 +256,9 @@ void UsiEngine::HandleGo(absl::string_view args) {
       } else {
         Color us = position_.side_to_move();
         int64_t main_time = std::max<int64_t>(time[us], 0);
-        budget = absl::Milliseconds(main_time / kMainTimeShare + inc[us] + byoyomi);
+        // Durations saturate: a GUI's huge clock values give a long search, not an overflow.
+        budget = absl::Milliseconds(main_time / kMainTimeShare) + absl::Milliseconds(inc[us]) +
+                 absl::Milliseconds(byoyomi);
       }
       absl::Duration margin = std::min(kMaxSafetyMargin, budget / 10);
       request.time_limit = std::max(kMinSearchTime, budget - margin);
@@ -322,6 +324,8 @@ void UsiEngine::SearchThread(SearchRequest request, Position position) {
       Send(absl::StrCat("info depth ", result.moves.size(), " score mate +", result.length, " ",
                         StatsText(result.elapsed, result.nodes, result.hashfull), " pv ",
                         MovesToUsi(result.moves)));
+    } else if (result.status == SolveStatus::kMate) {
+      Info("mate proven, but the search stopped before its line was read out");
     } else {
       Info(absl::StrCat("no mate found (", ToString(result.status), ")"));
     }

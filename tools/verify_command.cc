@@ -312,11 +312,11 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     const SolveResult& solution = report.solution;
     nlohmann::json line = ReportToJson(problem, start, report, p.intended_error, time_limit, tries);
     if (results.is_open() && written) {
-      results << line.dump() << "\n";
+      results << JsonLine(line) << "\n";
       results.flush();
     }
     if (json) {
-      out << line.dump() << "\n";
+      out << JsonLine(line) << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.length > 0) {
