@@ -568,32 +568,33 @@ Collection ParseCollection(absl::string_view text, const std::string& name,
 }
 
 absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFormat format) {
+  // The file's name as errors and sources give it: one line whatever the name holds.
+  const std::string name = EscapeControlCharacters(path);
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(EscapeControlCharacters(path), ": a directory, not a file of problems"));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": a directory, not a file of problems"));
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(EscapeControlCharacters(path), ": cannot open"));
+  if (!in) return absl::NotFoundError(absl::StrCat(name, ": cannot open"));
   std::string bytes;
   try {  // the stream's buffer throws on a failed read, whatever the stream's exception mask
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   } catch (const std::ios_base::failure&) {
-    return absl::DataLossError(absl::StrCat(path, ": cannot read"));
+    return absl::DataLossError(absl::StrCat(name, ": cannot read"));
   }
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": cannot read"));
+  if (in.bad()) return absl::DataLossError(absl::StrCat(name, ": cannot read"));
   absl::StatusOr<std::string> utf8 = DecodeToUtf8(bytes);
   if (!utf8.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", utf8.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", utf8.status().message()));
   }
   if (format == CollectionFormat::kAuto) {
     format = FormatShownByText(*utf8).value_or(
         FormatNamedByPath(path).value_or(CollectionFormat::kSfenLines));
   }
-  Collection collection = collection_internal::ParseUtf8(*utf8, path, format);
+  Collection collection = collection_internal::ParseUtf8(*utf8, name, format);
   // A file with nothing in it to solve is a mistake to report, not a run of no problems.
   if (collection.problems.empty() && collection.errors.empty()) {
-    collection.errors.push_back({path, absl::StripAsciiWhitespace(*utf8).empty()
+    collection.errors.push_back({name, absl::StripAsciiWhitespace(*utf8).empty()
                                            ? std::string("empty file")
                                            : absl::StrCat("no problems in the file (read as ",
                                                           CollectionFormatName(format), ")")});
@@ -605,9 +606,9 @@ absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFor
     const InputError& first = collection.errors.front();
     absl::string_view line = first.source;
     std::string where =
-        absl::ConsumePrefix(&line, path + ":") ? absl::StrCat("at line ", line) : first.source;
+        absl::ConsumePrefix(&line, name + ":") ? absl::StrCat("at line ", line) : first.source;
     collection.errors = {
-        {path, absl::StrCat("no problems in the file (read as ", CollectionFormatName(format),
+        {name, absl::StrCat("no problems in the file (read as ", CollectionFormatName(format),
                             "): ", collection.errors.size(), " errors, the first ", where, ": ",
                             first.message)}};
   }

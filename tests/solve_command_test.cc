@@ -311,6 +311,14 @@ TEST(SolveCommandTest, NamesThatAreNotUtf8OrHoldNewlinesAreWrittenSafely) {
     EXPECT_EQ(run.exit_code, kExitUsage);
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
   }
+  // A file that exists under such a name: its bad line's error is one line too.
+  std::string newline_path = TempFile("new\nline") + ".txt";
+  std::ofstream(newline_path) << "not a position\nposition sfen " << kMateIn5 << "\n";
+  run = Solve({newline_path});
+  EXPECT_EQ(run.exit_code, kExitUsage);
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("new\\nline"));
+  EXPECT_THAT(run.out, HasSubstr("mate in 5"));
 }
 
 // A directory given as the file of problems is named as one by every command (batch used to
