@@ -261,6 +261,12 @@ class KifReader {
                                          "' (expected a piece kanji and a count, like '歩十八')"));
         return false;
       }
+      if (setup_.hand[c][pt] + *count > Hand::kMaxCount[pt]) {
+        absl::string_view item = item_start.substr(0, item_start.find_first_of(" "));
+        sink_.Error(number, absl::StrCat("KIF: hand item '", item, "' makes more than the ",
+                                         Hand::kMaxCount[pt], " a set has"));
+        return false;
+      }
       setup_.hand[c][pt] += *count;
       SkipSpaces(items);
     }

@@ -360,11 +360,17 @@ TEST(KifTest, BadDiagramsAreReportedWithTheirLine) {
 }
 
 TEST(KifTest, NumbersPastAnyProblemAreErrorsNotOverflows) {
+  // Named on the hand's line, as written.
+  for (const char* items : {"歩99999999999", "歩2147483647　歩2147483647", "金　歩十　歩九"}) {
+    Collection hand = ParseCollection(KifBoard(items, "なし"), "h.kif", CollectionFormat::kKif);
+    EXPECT_TRUE(hand.problems.empty()) << items;
+    ASSERT_THAT(hand.errors, SizeIs(1)) << items;
+    EXPECT_EQ(hand.errors[0].source, "h.kif:14") << items;
+    EXPECT_THAT(hand.errors[0].message, HasSubstr("makes more than the 18 a set has")) << items;
+  }
   Collection hand =
       ParseCollection(KifBoard("歩99999999999", "なし"), "h.kif", CollectionFormat::kKif);
-  EXPECT_TRUE(hand.problems.empty());
-  ASSERT_THAT(hand.errors, SizeIs(1));
-  EXPECT_THAT(hand.errors[0].message, HasSubstr("count too large"));
+  EXPECT_THAT(hand.errors[0].message, HasSubstr("'歩99999999999'"));
 
   for (const char* length : {"99999999999", "0"}) {
     Collection stated = ParseCollection(

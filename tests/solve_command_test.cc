@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -318,6 +319,21 @@ TEST(SolveCommandTest, NamesThatAreNotUtf8OrHoldNewlinesAreWrittenSafely) {
   EXPECT_EQ(run.exit_code, kExitUsage);
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
   EXPECT_THAT(run.err, HasSubstr("new\\nline"));
+  EXPECT_THAT(run.out, HasSubstr("mate in 5"));
+}
+
+// A pipe is a file of problems, as from `tsume solve <(grep ... problems.txt)` (solve took it
+// for a position and said no such file).
+TEST(SolveCommandTest, PipeIsReadAsAFile) {
+  std::string fifo = TempFile("problems_pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo) << "position sfen " << kMateIn5 << "\n"; });
+  CommandRun run = Solve({fifo});
+  int unblock = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // should the pipe not have been read
+  writer.join();
+  close(unblock);
+  unlink(fifo.c_str());
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_THAT(run.out, HasSubstr("mate in 5"));
 }
 

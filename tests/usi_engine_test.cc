@@ -356,6 +356,22 @@ TEST(UsiEngineTest, StopEndsAnInfiniteMateSearchPromptly) {
   EXPECT_LT(Clock::now() - start, milliseconds(500 * kSlowdown));
 }
 
+// A go the engine cannot read, sent during a search: the search answers first, then the bad
+// go, so the answers keep the order of the gos.
+TEST(UsiEngineTest, BadGoDuringASearchIsAnsweredAfterIt) {
+  ScriptedGui gui;
+  gui.Handshake();
+  gui.Send("position sfen " + HardSfen());
+  gui.Send("go mate infinite");
+  EXPECT_FALSE(gui.Arrives("checkmate", milliseconds(200)));
+  gui.Send("go mate soon");
+  gui.Expect("info string error: go mate");
+  std::vector<std::string> before = gui.Skipped();
+  EXPECT_EQ(std::count(before.begin(), before.end(), "checkmate timeout"), 1) << before.size();
+  EXPECT_EQ(gui.Expect("checkmate"), "checkmate timeout");
+  EXPECT_FALSE(gui.engine().searching());
+}
+
 TEST(UsiEngineTest, NodesLimitEndsTheSearch) {
   ScriptedGui gui;
   gui.Handshake();

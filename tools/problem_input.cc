@@ -19,10 +19,11 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   std::vector<InputProblem> problems;
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
-  // A directory goes to the reader too, which names it as one.
+  // Whatever exists is read: a directory goes to the reader, which names it as one, and a pipe
+  // is a file (`tsume solve <(grep ... problems.txt)`).
   bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
     std::error_code error;  // a position's text can be too long a name to ask about
-    return std::filesystem::is_regular_file(a, error) || std::filesystem::is_directory(a, error);
+    return std::filesystem::exists(a, error);
   });
   if (!looks_like_file) {
     InputProblem p;

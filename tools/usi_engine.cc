@@ -211,7 +211,9 @@ void UsiEngine::HandleGo(absl::string_view args) {
     } else {
       int64_t ms;
       if (!absl::SimpleAtoi(tokens[1], &ms) || ms < 0) {
-        // Still answer, so the GUI does not wait for ever.
+        // Still answer, so the GUI does not wait for ever; a search still running answers
+        // first, as for any go (StartSearch), so answers keep the order of the gos.
+        StopAndJoin();
         Info(absl::StrCat("error: go mate: expected a time in ms or 'infinite', got '", tokens[1],
                           "'"));
         Send("checkmate timeout");
