@@ -335,13 +335,18 @@ TEST(UsiEngineTest, RulesOptionDecidesWhetherFutileInterpositionsCount) {
   ExpectMatingLine(sfen, game_line, game_line.size());
 }
 
-TEST(UsiEngineTest, StopEndsAnInfiniteMateSearchPromptly) {
-  ScriptedGui gui;
+// Starts `go mate infinite` on a problem no search settles soon; none answers within `quiet`.
+void StartLongMateSearch(ScriptedGui& gui, milliseconds quiet) {
   gui.Handshake();
   gui.Send("position sfen " + HardSfen());
   gui.Send("go mate infinite");
-  EXPECT_FALSE(gui.Arrives("checkmate", milliseconds(300)));
+  EXPECT_FALSE(gui.Arrives("checkmate", quiet));
   EXPECT_TRUE(gui.engine().searching());
+}
+
+TEST(UsiEngineTest, StopEndsAnInfiniteMateSearchPromptly) {
+  ScriptedGui gui;
+  StartLongMateSearch(gui, milliseconds(300));
 
   // isready is answered while the search runs.
   auto start = Clock::now();
@@ -360,10 +365,7 @@ TEST(UsiEngineTest, StopEndsAnInfiniteMateSearchPromptly) {
 // go, so the answers keep the order of the gos.
 TEST(UsiEngineTest, BadGoDuringASearchIsAnsweredAfterIt) {
   ScriptedGui gui;
-  gui.Handshake();
-  gui.Send("position sfen " + HardSfen());
-  gui.Send("go mate infinite");
-  EXPECT_FALSE(gui.Arrives("checkmate", milliseconds(200)));
+  StartLongMateSearch(gui, milliseconds(200));
   gui.Send("go mate soon");
   gui.Expect("info string error: go mate");
   std::vector<std::string> before = gui.Skipped();
