@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -303,6 +304,17 @@ TEST(ReportLoadTest, FieldTypesAreChecked) {
   EXPECT_FALSE(
       ParseResultLine(R"({"id":"a","result":"nomate","time_ms":1,"nodes":18446744073709551615})")
           .ok());
+  // Numbers past a double's range are bad lines too (the parser's error used to escape).
+  for (const char* line : {"-1e400", R"({"id":"a","result":"nomate","time_ms":1e400})"}) {
+    absl::StatusOr<ProblemResult> huge = ParseResultLine(line);
+    ASSERT_FALSE(huge.ok()) << line;
+    EXPECT_THAT(huge.status().message(), HasSubstr("number overflow")) << line;
+  }
+  // A long value is quoted cut short.
+  absl::StatusOr<ProblemResult> long_result = ParseResultLine(
+      absl::StrCat(R"({"id":"a","time_ms":1,"result":")", std::string(5000, 'x'), R"("})"));
+  ASSERT_FALSE(long_result.ok());
+  EXPECT_LT(long_result.status().message().size(), 200u) << long_result.status().message();
   absl::StatusOr<ProblemResult> ok = ParseResultLine(
       R"({"id":"a","result":"mate","length":3,"time_ms":1.5,"expected_length":null,)"
       R"("expected":null,"match":null,"moves":["G*5b","5a4a","G*4b"],"limit":"time"})");

@@ -82,6 +82,12 @@ absl::Status ReadNodeSplit(const json& j, ProblemResult& r) {
   return absl::OkStatus();
 }
 
+// A value from the file as an error quotes it: cut short, so the error stays a readable line.
+std::string QuotedValue(const std::string& value) {
+  constexpr size_t kShown = 40;
+  return absl::StrCat("\"", value.size() > kShown ? value.substr(0, kShown) + "..." : value, "\"");
+}
+
 std::string ShortJsonMessage(const std::string& what) {
   // nlohmann prefixes "[json.exception.parse_error.101] "; the reader does not need it.
   size_t close = what.find("] ");
@@ -531,7 +537,7 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number too large (1e400)
     return absl::InvalidArgumentError(absl::StrCat("invalid JSON: ", ShortJsonMessage(e.what())));
   }
   if (!j.is_object()) return absl::InvalidArgumentError("not a JSON object");
@@ -548,7 +554,7 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   if (!expected.empty()) {
     if (expected != "mate" && expected != "nomate") {
       return FieldError("expected",
-                        "must be \"mate\", \"nomate\" or null, got \"" + expected + "\"");
+                        "must be \"mate\", \"nomate\" or null, got " + QuotedValue(expected));
     }
     r.expected = expected;
   }
@@ -564,7 +570,8 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   } else if (result == "error") {
     r.result = Outcome::kError;
   } else {
-    return FieldError("result", "must be mate, nomate, unknown or error, got \"" + result + "\"");
+    return FieldError("result",
+                      "must be mate, nomate, unknown or error, got " + QuotedValue(result));
   }
 
   v.reset();
