@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "core/movegen.h"
 #include "core/position.h"
@@ -504,10 +505,15 @@ TEST(LoadAndRepairResultsTest, SkipsGarbageAndTruncatesPartialLine) {
   std::string path = TempPath("results.jsonl");
   {
     std::ofstream out(path, std::ios::binary);
-    out << R"({"id":"a","source":"f:1","result":"mate"})"
+    out << R"({"id":"a","source":"f:1","result":"mate","length":3,"time_ms":1})"
         << "\n"
         << "not json\n"
-        << R"({"id":"b","source":"f:2","result":"nomate"})"
+        << R"({"id":"b","source":"f:2","result":"nomate","time_ms":2})"
+        << "\n"
+        // Read by the summary, it would be a bad line: not kept, so the problem runs again.
+        << R"({"id":"d","source":"f:4","result":"mate","length":3,"time_ms":"1"})"
+        << "\n"
+        << R"({"id":"e","source":"f:5","result":null,"time_ms":1})"
         << "\n"
         << R"({"id":"c","sou)";
   }
@@ -516,10 +522,28 @@ TEST(LoadAndRepairResultsTest, SkipsGarbageAndTruncatesPartialLine) {
   ASSERT_TRUE(lines.ok()) << lines.status();
   ASSERT_EQ(lines->size(), 2u);
   EXPECT_EQ((*lines)[1]["id"], "b");
-  EXPECT_THAT(err.str(), HasSubstr(path + ":2: not a result line"));
+  EXPECT_THAT(err.str(), HasSubstr(path + ":2: not a result line, ignored"));
+  EXPECT_THAT(err.str(),
+              HasSubstr(path + ":4: not a result line (field \"time_ms\": expected a number)"));
+  EXPECT_THAT(err.str(), HasSubstr(path + ":5: not a result line, ignored"));
+  EXPECT_THAT(err.str(), HasSubstr("dropping an unfinished last line"));
   std::string text = ReadFile(path);
   EXPECT_EQ(text.back(), '\n');
   EXPECT_THAT(text, Not(HasSubstr("\"c\"")));
+
+  // A whole result lacking only its newline (a file edited by hand) is kept, the newline added.
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << R"({"id":"f","source":"f:6","result":"nomate","time_ms":3})";
+  }
+  std::ostringstream again;
+  lines = LoadAndRepairResults(path, again);
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  ASSERT_EQ(lines->size(), 3u);
+  EXPECT_EQ((*lines)[2]["id"], "f");
+  EXPECT_THAT(again.str(), Not(HasSubstr("dropping")));
+  text = ReadFile(path);
+  EXPECT_TRUE(absl::EndsWith(text, "\"time_ms\":3}\n")) << text;
 
   std::ostringstream quiet;
   absl::StatusOr<std::vector<ordered_json>> none =

@@ -385,26 +385,54 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
+  in.close();
+  // A line this run can keep: a JSON object with the id and source of a problem and a string
+  // answer; for batch, one the summary can read too (else it would count fewer problems than
+  // were kept). Empty when it is one, else why not.
+  auto why_not_kept = [&](absl::string_view row, ordered_json& j) -> std::string {
+    j = ordered_json::parse(row.begin(), row.end(), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() ||
+        !j.contains("source") || !j["source"].is_string() || !j.contains(answer_field) ||
+        !j[answer_field].is_string()) {
+      return "not a result line";
+    }
+    if (answer_field == "result") {
+      absl::StatusOr<ProblemResult> parsed = ParseResultLine(std::string(row));
+      if (!parsed.ok()) return absl::StrCat("not a result line (", parsed.status().message(), ")");
+    }
+    return "";
+  };
   size_t last_newline = text.rfind('\n');
   size_t complete = last_newline == std::string::npos ? 0 : last_newline + 1;
   if (complete < text.size()) {
-    err << path << ": dropping an unfinished last line (" << text.size() - complete
-        << " bytes, an interrupted write)\n";
-    in.close();
-    std::filesystem::resize_file(path, complete, ec);
-    if (ec) {
-      return absl::InternalError(
-          absl::StrCat("cannot truncate results file ", path, ": ", ec.message()));
+    // A whole result that only lacks its newline (an edited file) is kept; anything else
+    // there is a write cut short.
+    absl::string_view last = absl::string_view(text).substr(complete);
+    ordered_json j;
+    if (last.find_first_not_of(" \t\r") != absl::string_view::npos &&
+        why_not_kept(last, j).empty()) {
+      std::ofstream append(path, std::ios::binary | std::ios::app);
+      append << "\n";
+      if (!append) return absl::InternalError(absl::StrCat("cannot write results file ", path));
+      text += "\n";
+      complete = text.size();
+    } else {
+      err << path << ": dropping an unfinished last line (" << text.size() - complete
+          << " bytes, an interrupted write)\n";
+      std::filesystem::resize_file(path, complete, ec);
+      if (ec) {
+        return absl::InternalError(
+            absl::StrCat("cannot truncate results file ", path, ": ", ec.message()));
+      }
     }
   }
   int line_number = 0;
   for (absl::string_view row : absl::StrSplit(absl::string_view(text).substr(0, complete), '\n')) {
     ++line_number;
     if (row.find_first_not_of(" \t\r") == absl::string_view::npos) continue;
-    ordered_json j = ordered_json::parse(row.begin(), row.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("id") || !j["id"].is_string() ||
-        !j.contains("source") || !j["source"].is_string() || !j.contains(answer_field)) {
-      err << path << ":" << line_number << ": not a result line, ignored\n";
+    ordered_json j;
+    if (std::string why = why_not_kept(row, j); !why.empty()) {
+      err << path << ":" << line_number << ": " << EscapeControlCharacters(why) << ", ignored\n";
       continue;
     }
     lines.push_back(std::move(j));
