@@ -545,6 +545,26 @@ TEST(LoadAndRepairResultsTest, SkipsGarbageAndTruncatesPartialLine) {
   text = ReadFile(path);
   EXPECT_TRUE(absl::EndsWith(text, "\"time_ms\":3}\n")) << text;
 
+  // verify's lines: a verdict of its own, or the line is not kept.
+  std::string verdicts = TempPath("verdicts.jsonl");
+  {
+    std::ofstream out(verdicts, std::ios::binary);
+    out << R"({"id":"a","source":"f:1","verdict":"not a mate"})"
+        << "\n"
+        << R"({"id":"b","source":"f:2","verdict":""})"
+        << "\n"
+        << R"({"id":"c","source":"f:3","verdict":3})"
+        << "\n";
+  }
+  std::ostringstream verify_err;
+  lines = LoadAndRepairResults(verdicts, verify_err, "verdict");
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  ASSERT_EQ(lines->size(), 1u);
+  EXPECT_EQ((*lines)[0]["id"], "a");
+  EXPECT_THAT(verify_err.str(), HasSubstr(verdicts + ":2: not a result line (no verdict"));
+  EXPECT_THAT(verify_err.str(), HasSubstr(verdicts + ":3: not a result line, ignored"));
+  std::filesystem::remove(verdicts);
+
   std::ostringstream quiet;
   absl::StatusOr<std::vector<ordered_json>> none =
       LoadAndRepairResults(TempPath("missing.jsonl"), quiet);

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "solver/verify.h"
 #include "tools/progress.h"
 #include "tools/report.h"
 #include "tools/solve_flags.h"
@@ -399,6 +400,14 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
     if (answer_field == "result") {
       absl::StatusOr<ProblemResult> parsed = ParseResultLine(std::string(row));
       if (!parsed.ok()) return absl::StrCat("not a result line (", parsed.status().message(), ")");
+    }
+    if (answer_field == "verdict") {
+      const std::string& verdict = j["verdict"].get_ref<const std::string&>();
+      bool known = false;
+      for (Verdict v : {Verdict::kSound, Verdict::kFlawed, Verdict::kNotMate, Verdict::kUnknown}) {
+        known |= verdict == ToString(v);
+      }
+      if (!known) return "not a result line (no verdict of verify's)";
     }
     return "";
   };

@@ -82,9 +82,10 @@ std::string ResumeKey(const std::string& id, const std::string& source);
 
 // The complete result lines of an existing results file. A trailing partial line (a crash
 // mid-write) is dropped and the file truncated to the last complete line, so appending is
-// safe; complete lines that are not result objects (with `id`, `source` and `answer_field`:
-// "result" for batch, "verdict" for verify) are reported on `err` and skipped. A missing file
-// yields no lines.
+// safe (a whole result lacking only its newline is kept, the newline added); lines that are
+// not result objects (with `id`, `source` and `answer_field`: "result" for batch, a line the
+// summary can read; "verdict" for verify, one of its verdicts) are reported on `err`, with why,
+// and skipped. A missing file yields no lines.
 absl::StatusOr<std::vector<nlohmann::ordered_json>> LoadAndRepairResults(
     const std::string& path, std::ostream& err, const std::string& answer_field = "result");
 
