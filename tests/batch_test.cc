@@ -545,6 +545,25 @@ TEST(LoadAndRepairResultsTest, SkipsGarbageAndTruncatesPartialLine) {
   text = ReadFile(path);
   EXPECT_TRUE(absl::EndsWith(text, "\"time_ms\":3}\n")) << text;
 
+  // Lines ended by a lone \r (or \r\n) are lines: nothing is taken for an unfinished write.
+  std::string old_mac = TempPath("cr.jsonl");
+  {
+    std::ofstream out(old_mac, std::ios::binary);
+    out << R"({"id":"a","source":"f:1","result":"nomate","time_ms":1})"
+        << "\r"
+        << R"({"id":"b","source":"f:2","result":"nomate","time_ms":1})"
+        << "\r\n"
+        << R"({"id":"c","source":"f:3","result":"nomate","time_ms":1})"
+        << "\r";
+  }
+  std::ostringstream cr_err;
+  lines = LoadAndRepairResults(old_mac, cr_err);
+  ASSERT_TRUE(lines.ok()) << lines.status();
+  EXPECT_EQ(lines->size(), 3u) << cr_err.str();
+  EXPECT_EQ(cr_err.str(), "");
+  EXPECT_EQ(std::filesystem::file_size(old_mac), 3 * 55u + 4);  // untouched
+  std::filesystem::remove(old_mac);
+
   // verify's lines: a verdict of its own, or the line is not kept.
   std::string verdicts = TempPath("verdicts.jsonl");
   {

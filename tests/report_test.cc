@@ -310,6 +310,25 @@ TEST(ReportLoadTest, FieldTypesAreChecked) {
     ASSERT_FALSE(huge.ok()) << line;
     EXPECT_THAT(huge.status().message(), HasSubstr("number overflow")) << line;
   }
+  // Claims past any real run (2^50 nodes, 10^12 ms), and a split of more nodes than the line's.
+  for (const char* line : {R"({"id":"a","result":"nomate","time_ms":1,"nodes":1125899906842625})",
+                           R"({"id":"a","result":"nomate","time_ms":1e13})",
+                           R"({"id":"a","result":"mate","length":3,"time_ms":1,"nodes":10,)"
+                           R"("first_mate":{"length":3,"nodes":50},"exact_passes":[]})"}) {
+    EXPECT_FALSE(ParseResultLine(line).ok()) << line;
+  }
+  // The largest claims still add up to finite, non-negative figures.
+  std::istringstream largest(
+      R"({"id":"a","result":"unknown","time_ms":0.001,"nodes":1125899906842624})"
+      "\n"
+      R"({"id":"b","result":"unknown","time_ms":0.001,"nodes":1125899906842624})"
+      "\n");
+  RunResults run = ParseResults(largest, "largest.jsonl");
+  ASSERT_EQ(run.problems.size(), 2u) << run.bad_lines.size();
+  Summary summary = Summarize(run);
+  EXPECT_GT(summary.rows.back().nodes_per_second, 0);
+  EXPECT_EQ(summary.rows.back().total_nodes, int64_t(1) << 51);
+
   // A long value is quoted cut short.
   absl::StatusOr<ProblemResult> long_result = ParseResultLine(
       absl::StrCat(R"({"id":"a","time_ms":1,"result":")", std::string(5000, 'x'), R"("})"));

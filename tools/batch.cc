@@ -12,9 +12,11 @@
 #include <sstream>
 #include <thread>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "solver/verify.h"
 #include "tools/progress.h"
@@ -411,7 +413,9 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
     }
     return "";
   };
-  size_t last_newline = text.rfind('\n');
+  // Lines end with \n, \r\n or a lone \r (a file saved with old Mac line ends would otherwise
+  // be one unfinished line, and truncated to nothing).
+  size_t last_newline = text.find_last_of("\r\n");
   size_t complete = last_newline == std::string::npos ? 0 : last_newline + 1;
   if (complete < text.size()) {
     // A whole result that only lacks its newline (an edited file) is kept; anything else
@@ -435,8 +439,10 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
       }
     }
   }
+  std::string whole = absl::StrReplaceAll(text.substr(0, complete), {{"\r\n", "\n"}});
+  absl::c_replace(whole, '\r', '\n');
   int line_number = 0;
-  for (absl::string_view row : absl::StrSplit(absl::string_view(text).substr(0, complete), '\n')) {
+  for (absl::string_view row : absl::StrSplit(whole, '\n')) {
     ++line_number;
     if (row.find_first_not_of(" \t\r") == absl::string_view::npos) continue;
     ordered_json j;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -38,6 +39,16 @@ absl::Status ReadString(const json& j, const std::string& name, bool required, s
   return absl::OkStatus();
 }
 
+// Bounds on what one result may claim, far past any real run (2^50 nodes are 18 years at 2M
+// nodes/s; 10^12 ms are 31 years), so that sums, rates and plots stay finite numbers.
+constexpr int64_t kMaxNodes = int64_t(1) << 50;
+constexpr double kMaxTimeMs = 1e12;
+
+// a + b, held at INT64_MAX rather than overflowing (both non-negative).
+int64_t SaturatingSum(int64_t a, int64_t b) {
+  return b > std::numeric_limits<int64_t>::max() - a ? std::numeric_limits<int64_t>::max() : a + b;
+}
+
 // Reads an optional whole-number field in [min, max]; absent and null leave `out` untouched.
 absl::Status ReadInt(const json& j, const std::string& name, int64_t min, int64_t max,
                      std::optional<int64_t>* out) {
@@ -61,7 +72,7 @@ absl::Status ReadNodeSplit(const json& j, ProblemResult& r) {
   if (first == j.end() || first->is_null() || r.result != Outcome::kMate) return absl::OkStatus();
   if (!first->is_object()) return FieldError("first_mate", "expected an object");
   std::optional<int64_t> nodes;
-  if (absl::Status s = ReadInt(*first, "nodes", 0, INT64_MAX, &nodes); !s.ok() || !nodes) {
+  if (absl::Status s = ReadInt(*first, "nodes", 0, kMaxNodes, &nodes); !s.ok() || !nodes) {
     return FieldError("first_mate", "needs a whole number of nodes");
   }
   NodeSplit split;
@@ -71,11 +82,12 @@ absl::Status ReadNodeSplit(const json& j, ProblemResult& r) {
     for (const json& pass : *passes) {
       std::optional<int64_t> pass_nodes;
       std::string result;
-      if (!pass.is_object() || !ReadInt(pass, "nodes", 0, INT64_MAX, &pass_nodes).ok() ||
+      if (!pass.is_object() || !ReadInt(pass, "nodes", 0, kMaxNodes, &pass_nodes).ok() ||
           !pass_nodes || !ReadString(pass, "result", true, &result).ok()) {
         return FieldError("exact_passes", "each pass needs a result and a whole number of nodes");
       }
-      (result == "mate" ? split.shorter : split.no_shorter) += *pass_nodes;
+      int64_t& stage = result == "mate" ? split.shorter : split.no_shorter;
+      stage = SaturatingSum(stage, *pass_nodes);
     }
   }
   r.split = split;
@@ -104,7 +116,9 @@ std::string NodeSplitSentence(const Summary& summary) {
   if (summary.split_problems == 0) return "";
   double total = double(std::max<int64_t>(summary.split_nodes, 1));
   const NodeSplit& s = summary.split;
-  int64_t rest = summary.split_nodes - s.first_mate - s.shorter - s.no_shorter;
+  // In doubles: totals held at INT64_MAX (no real run) must not overflow here either.
+  double rest =
+      double(summary.split_nodes) - double(s.first_mate) - double(s.shorter) - double(s.no_shorter);
   return absl::StrFormat(
       "nodes of the %d mates: first mate %.1f%%, passes to shorter mates %.1f%%, passes finding "
       "none %.1f%%, reading lines out %.1f%%",
@@ -140,7 +154,7 @@ SummaryRow MakeRow(const std::string& label, const std::vector<const ProblemResu
       continue;
     }
     times.push_back(p->time_ms);
-    row.total_nodes += p->nodes;
+    row.total_nodes = SaturatingSum(row.total_nodes, p->nodes);
     row.total_ms += p->time_ms;
   }
   row.timed = int(times.size());
@@ -152,7 +166,8 @@ SummaryRow MakeRow(const std::string& label, const std::vector<const ProblemResu
     row.max_ms = times.back();
   }
   if (row.total_ms > 0) {
-    row.nodes_per_second = int64_t(double(row.total_nodes) * 1000.0 / row.total_ms);
+    row.nodes_per_second = int64_t(std::min(double(row.total_nodes) * 1000.0 / row.total_ms,
+                                            double(std::numeric_limits<int64_t>::max() / 2)));
   }
   return row;
 }
@@ -591,7 +606,7 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
     r.match = it->get<bool>();
   }
   v.reset();
-  if (absl::Status s = ReadInt(j, "nodes", 0, INT64_MAX, &v); !s.ok()) return s;
+  if (absl::Status s = ReadInt(j, "nodes", 0, kMaxNodes, &v); !s.ok()) return s;
   r.nodes = v.value_or(0);
   v.reset();
   if (absl::Status s = ReadInt(j, "nps", 0, INT64_MAX, &v); !s.ok()) return s;
@@ -601,8 +616,8 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   if (time == j.end() || time->is_null()) return FieldError("time_ms", "missing");
   if (!time->is_number()) return FieldError("time_ms", "expected a number");
   r.time_ms = time->get<double>();
-  if (!std::isfinite(r.time_ms) || r.time_ms < 0) {
-    return FieldError("time_ms", "must be a non-negative number");
+  if (!std::isfinite(r.time_ms) || r.time_ms < 0 || r.time_ms > kMaxTimeMs) {
+    return FieldError("time_ms", absl::StrCat("must be a number from 0 to ", kMaxTimeMs));
   }
 
   if (auto it = j.find("moves"); it != j.end() && !it->is_null()) {
@@ -615,6 +630,10 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   if (absl::Status s = ReadString(j, "limit", false, &r.limit); !s.ok()) return s;
   if (absl::Status s = ReadString(j, "error", false, &r.error); !s.ok()) return s;
   if (absl::Status s = ReadNodeSplit(j, r); !s.ok()) return s;
+  if (r.split && SaturatingSum(SaturatingSum(r.split->first_mate, r.split->shorter),
+                               r.split->no_shorter) > r.nodes) {
+    return FieldError("first_mate", "with exact_passes, more nodes than the line's nodes");
+  }
   return r;
 }
 
@@ -698,10 +717,10 @@ Summary Summarize(const RunResults& run) {
   for (const ProblemResult& p : run.problems) {
     if (!p.split) continue;
     ++summary.split_problems;
-    summary.split_nodes += p.nodes;
-    summary.split.first_mate += p.split->first_mate;
-    summary.split.shorter += p.split->shorter;
-    summary.split.no_shorter += p.split->no_shorter;
+    summary.split_nodes = SaturatingSum(summary.split_nodes, p.nodes);
+    summary.split.first_mate = SaturatingSum(summary.split.first_mate, p.split->first_mate);
+    summary.split.shorter = SaturatingSum(summary.split.shorter, p.split->shorter);
+    summary.split.no_shorter = SaturatingSum(summary.split.no_shorter, p.split->no_shorter);
   }
   return summary;
 }
