@@ -444,7 +444,7 @@ absl::StatusOr<std::vector<ordered_json>> LoadAndRepairResults(const std::string
   int line_number = 0;
   for (absl::string_view row : absl::StrSplit(whole, '\n')) {
     ++line_number;
-    if (row.find_first_not_of(" \t\r") == absl::string_view::npos) continue;
+    if (row.find_first_not_of(" \t") == absl::string_view::npos) continue;
     ordered_json j;
     if (std::string why = why_not_kept(row, j); !why.empty()) {
       err << path << ":" << line_number << ": " << EscapeControlCharacters(why) << ", ignored\n";

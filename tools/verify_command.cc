@@ -188,8 +188,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       err << "tsume verify: " << loaded.status().message() << "\n";
       return kExitUsage;
     }
+    // Every line loaded has one of verify's verdicts (LoadAndRepairResults checks).
     for (const nlohmann::ordered_json& line : *loaded) {
-      if (!line["verdict"].is_string()) continue;
       earlier[ResumeKey(line["id"], line["source"])] = line["verdict"];
     }
   }
