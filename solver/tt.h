@@ -61,12 +61,12 @@ static_assert(sizeof(TTEntry) == 16);
 // key's lower 56 bits, shifted up (0: empty slot), and, in its low byte, the search effort spent
 // below the entry on a log scale (the replacement priority). The bucket stands for the key's upper
 // bits (see BucketIndex), so a tag and its bucket tell apart any two keys; a tag of the upper 56
-// bits repeated what the bucket says and told apart only the bits below (at 256 MB, 36 bits:
-// Microcosmos's 55M look-ups of boards not stored expected 0.02 false matches, each a wrong result
-// or a lost entry if its hand fits). A probe of a board that is not stored (most probes of new
-// children) needs only the tags; a hit one entry line more. With the keys inside 32-byte entries a
-// bucket took four lines: at 4 GB zukou-055 ran at 692k nodes/s, with this layout 956k (38.3 s ->
-// 28.7 s); at 1 GB and 256 MB no change in time.
+// bits repeated what the bucket says and told apart only the bits below (36 bits at 256 MB, 35 at
+// 512 MB: Microcosmos's 55M look-ups of boards not stored with 512 MB expected 0.02 false matches,
+// each a wrong result or a lost entry if its hand fits). A probe of a board that is not stored
+// (most probes of new children) needs only the tags; a hit one entry line more. With the keys
+// inside 32-byte entries a bucket took four lines: at 4 GB zukou-055 ran at 692k nodes/s, with this
+// layout 956k (38.3 s -> 28.7 s); at 1 GB and 256 MB no change in time.
 struct alignas(64) TTBucket {
   static constexpr int kSize = 8;
   static constexpr uint64_t kAmountMask = 0xff;
