@@ -510,9 +510,9 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
 // Inline in its one caller, LookUp: out of line, the call (five arguments, registers saved
 // and restored) cost more than the search it makes (寿: 0.85% of all instructions).
 [[gnu::always_inline]] inline const DfpnSearch::SegmentDisproof* DfpnSearch::FindSegmentDisproof(
-    uint64_t key, uint32_t bucket, int child_depth, int child_ply, int parent_ply, int* from) {
-  if (segment_cache_.empty()) return nullptr;
-  for (const SegmentDisproof& t : segment_cache_[bucket].entry) {
+    uint64_t key, int child_depth, int child_ply, int parent_ply, int* from) {
+  if (!MayHaveSegmentDisproof(key)) return nullptr;  // the cache is made by the first store
+  for (const SegmentDisproof& t : BucketOf(key).entry) {
     // The tag first: it rejects nearly every entry.
     if (t.key_tag != uint32_t(key >> 32) || t.plies == 0 || t.depth < child_depth) continue;
     int start = child_ply - t.plies;
@@ -528,6 +528,7 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
 void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies, int depth) {
   if (plies > 0xffff) return;  // a game history longer than the entry counts: not kept
   if (segment_cache_.empty()) segment_cache_.resize(kSegmentBuckets);
+  segment_filter_[(key >> 6) % kSegmentFilterWords] |= uint64_t(1) << (key & 63);
   SegmentBucket& bucket = BucketOf(key);
   SegmentDisproof entry{segment, uint32_t(key >> 32), uint16_t(plies), uint16_t(depth)};
   SegmentDisproof* victim = nullptr;
@@ -573,8 +574,9 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
   // memory access (寿: 12% of the time when it came first).
   int child_ply = parent_ply + (c.kind == ChildKind::kHypothetical ? 2 : 1);
   int from;
-  if (const SegmentDisproof* t = FindSegmentDisproof(full_key, c.segment_bucket, child_depth,
-                                                     child_ply, parent_ply, &from)) {
+  if (const SegmentDisproof* t =
+          FindSegmentDisproof(full_key, child_depth, child_ply, parent_ply, &from)) {
+    ++segment_disproofs_found_;
     c.result = NodeResult{kInfinitePnDn, 0, 0, t->depth, c.hand, true, from};
     return true;
   }
@@ -600,7 +602,6 @@ void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies,
     // piece it would have dropped.
     EnterHypothetical(pos, c.move);
     c.board_key = pos.board_key();
-    c.segment_bucket = SegmentBucketIndex(pos.key());
     if (!LookUp(c, pos.key(), child_depth, ply)) {
       c.result = NodeResult{};
       if (IsMatedUnderRules(pos)) {
@@ -759,8 +760,7 @@ NodeResult DfpnSearch::Mid(Position& pos, PnDn thpn, PnDn thdn, int depth, bool 
       tt_.Prefetch(c.board_key);
     }
     c.full_key = c.board_key ^ pos.HandKeyAfter(m);
-    c.segment_bucket = SegmentBucketIndex(c.full_key);
-    if (!segment_cache_.empty()) __builtin_prefetch(&segment_cache_[c.segment_bucket]);
+    if (MayHaveSegmentDisproof(c.full_key)) __builtin_prefetch(&BucketOf(c.full_key));
     c.path_key = ChildPathKey(path_key, m);
     c.hand = or_node ? pos.HandAfter(m) : h0;
   };

@@ -406,6 +406,20 @@ TEST(DfpnTest, FirstLimitStaysWhenALaterRunFinishes) {
   EXPECT_EQ(search.first_limit_reason(), LimitReason::kTime);
 }
 
+// A disproof that holds only while certain positions are on the path is kept by those
+// positions and taken again where they recur on another path. Its cache is looked at only
+// where a bit filter of the stored keys lets it: a filter that missed a store would hide it.
+TEST(DfpnTest, RepetitionDisproofsAreFoundAgainByThePositionsTheyDependOn) {
+  TranspositionTable tt(16);
+  DfpnSearch search(tt, Rules::kTsume, SearchLimits{});
+  // mog-core's depth-limit test: a mate, longer than 3 plies, among checks that repeat.
+  Position root = MustParse("4RB1k1/5s3/7n1/5s1LP/9/7r1/9/9/6K2 b b4g2s3n3l17p 1");
+  NodeResult r = search.Run(root, kInfiniteDepth, true, 0);
+  ASSERT_TRUE(r.proven());
+  EXPECT_GT(r.length, 3);
+  EXPECT_GT(search.segment_disproofs_found(), 0);
+}
+
 TEST(DfpnTest, PromotionTwinsPairAMoveWithItsOtherPromotionChoice) {
   // The silver's steps to 4c, 5c and 6c check promoted or not; its steps back and the gold
   // drops have no twin.
