@@ -550,6 +550,32 @@ TEST(UsiEngineTest, RunReadsAStreamAndEndOfInputQuits) {
   EXPECT_TRUE(absl::EndsWith(out2.str(), "checkmate timeout\n")) << out2.str();
 }
 
+// Commands piped in without waiting (a script, not a GUI): a go with a time limit that comes
+// during the last search, or the end of input, lets that search finish, so each go gets its
+// whole answer, in order. The mate in 11 takes about 10k nodes: stopped at once it would
+// answer timeout.
+TEST(UsiEngineTest, PipedSearchesWithLimitsFinishBeforeTheNext) {
+  constexpr char kMate11[] = "9/9/6B2/6p2/5n1l1/5p1k1/9/5S+B2/9 b RPr4g3s3n3l15p 1";
+  std::ostringstream out;
+  {
+    UsiEngine engine(out);
+    std::istringstream in(absl::StrCat("setoption name USI_Hash value 8\nisready\n",
+                                       "position sfen ", kMate11, "\ngo mate 60000\n",
+                                       "position sfen ", kNoMate, "\ngo mate 60000\n",
+                                       "position sfen ", kMate11, "\ngo mate 60000\n"));
+    engine.Run(in);
+    EXPECT_FALSE(engine.searching());
+  }
+  std::vector<std::string> answers;
+  for (absl::string_view line : absl::StrSplit(out.str(), '\n')) {
+    if (absl::StartsWith(line, "checkmate")) answers.emplace_back(line);
+  }
+  ASSERT_EQ(answers.size(), 3u) << out.str();
+  ExpectMatingLine(kMate11, CheckmateMoves(answers[0]), 11);
+  EXPECT_EQ(answers[1], "checkmate nomate");
+  ExpectMatingLine(kMate11, CheckmateMoves(answers[2]), 11);
+}
+
 // ---- The real binary over pipes.
 
 class ChildProcess {

@@ -66,7 +66,12 @@ void UsiEngine::Run(std::istream& in) {
   std::string line;
   bool running = true;
   while (running && std::getline(in, line)) running = HandleLine(line);
-  if (running) HandleQuit();  // end of input: as `quit`
+  if (running) {
+    // End of input: as `quit`, once a search with a limit has answered (`echo "position
+    // ...\ngo mate 5000" | tsume usi` gets its mate, not a search stopped at once).
+    FinishOrStop();
+    HandleQuit();
+  }
   in.tie(tied);
 }
 
@@ -213,7 +218,7 @@ void UsiEngine::HandleGo(absl::string_view args) {
       if (!absl::SimpleAtoi(tokens[1], &ms) || ms < 0) {
         // Still answer, so the GUI does not wait for ever; a search still running answers
         // first, as for any go (StartSearch), so answers keep the order of the gos.
-        StopAndJoin();
+        FinishOrStop();
         Info(absl::StrCat("error: go mate: expected a time in ms or 'infinite', got '", tokens[1],
                           "'"));
         Send("checkmate timeout");
@@ -293,9 +298,9 @@ SolveOptions UsiEngine::MakeSolveOptions(const SearchRequest& request) {
 }
 
 void UsiEngine::StartSearch(const SearchRequest& request) {
-  // A GUI should not send go during a search; if it does, the old search ends (and answers)
-  // first, so every go gets exactly one answer.
-  StopAndJoin();
+  // A GUI sends stop before the next go; commands piped in may not: the old search answers
+  // first (FinishOrStop), so every go gets exactly one answer, in order.
+  FinishOrStop();
   if (!position_valid_) {
     Info("error: the last position was rejected; nothing to search");
     Send(request.mate ? "checkmate timeout" : "bestmove resign");
@@ -307,6 +312,9 @@ void UsiEngine::StartSearch(const SearchRequest& request) {
   }
   solver_->set_options(MakeSolveOptions(request));
   stop_requested_ = false;
+  // An ordinary infinite go holds its bestmove until stop; go mate infinite ends by itself
+  // when NodesLimit bounds it.
+  search_ends_by_itself_ = !request.infinite || (request.mate && options_.nodes_limit > 0);
   searching_ = true;
   search_thread_ = std::thread(&UsiEngine::SearchThread, this, request, position_);
 }
@@ -387,6 +395,11 @@ void UsiEngine::HandleStop() {
 
 void UsiEngine::StopAndJoin() {
   HandleStop();
+  if (search_thread_.joinable()) search_thread_.join();
+}
+
+void UsiEngine::FinishOrStop() {
+  if (!search_ends_by_itself_) HandleStop();
   if (search_thread_.joinable()) search_thread_.join();
 }
 

@@ -76,6 +76,10 @@ class UsiEngine {
   void ReportMate(const SolveResult& result);  // the answer to go mate
   // Stops a running search (its answer is still sent) and joins the thread.
   void StopAndJoin();
+  // Before the next search, or at the end of input: a running search that ends by itself (a
+  // time or node limit) is waited for, so piped commands each get a whole answer; one that
+  // waits for `stop` (infinite) is stopped.
+  void FinishOrStop();
 
   std::ostream& out_;
   std::mutex out_mutex_;
@@ -90,6 +94,7 @@ class UsiEngine {
 
   std::thread search_thread_;
   std::atomic<bool> searching_{false};
+  bool search_ends_by_itself_ = false;  // the last search started has a limit
   std::atomic<bool> stop_requested_{false};
   // An ordinary `go infinite` holds its bestmove until `stop`; it waits on this.
   std::mutex stop_mutex_;
