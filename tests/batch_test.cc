@@ -331,6 +331,25 @@ TEST(BatchTest, KeptResultsAreJudgedLikeNewOnes) {
   std::filesystem::remove(reference_path);
 }
 
+// The same file named another way (relative, with ./ or ..) is the same problems for --resume:
+// none is solved again or written twice.
+TEST(BatchTest, ResumeKnowsAFileByAnyNameOfIt) {
+  std::string out_path = TempPath("results.jsonl");
+  std::filesystem::path fixture = Fixture("practical_short.txt");
+  ASSERT_EQ(RunCommand({"--rules", "game", "--out", out_path, fixture.string()}).exit_code,
+            kExitOk);
+  std::filesystem::path relative = std::filesystem::relative(fixture);
+  for (const std::filesystem::path& other :
+       {std::filesystem::path(".") / relative,
+        fixture.parent_path() / ".." / fixture.parent_path().filename() / fixture.filename()}) {
+    CommandRun run = RunCommand({"--rules", "game", "--out", out_path, "--resume", other.string()});
+    EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+    EXPECT_THAT(run.out, HasSubstr("0 run now, 10 kept")) << other;
+  }
+  EXPECT_EQ(ParseLines(ReadFile(out_path)).size(), 10u);
+  std::filesystem::remove(out_path);
+}
+
 TEST(BatchTest, StopKeepsFinishedResultsAndResumeCompletes) {
   std::string out_path = TempPath("results.jsonl");
   std::atomic<bool> stop{false};

@@ -77,7 +77,9 @@ nlohmann::ordered_json MakeResultLine(const Problem& problem,
                                       const absl::StatusOr<Position>& position,
                                       const SolveResult& result);
 
-// Key identifying a problem in a results file for --resume: id and source.
+// Key identifying a problem in a results file for --resume: id and source, the source's file
+// taken as an absolute, lexically normal path (`p.txt:3`, `./p.txt:3` and `/dir/p.txt:3` name
+// one problem when the run is in /dir).
 std::string ResumeKey(const std::string& id, const std::string& source);
 
 // The complete result lines of an existing results file. A trailing partial line (a crash
