@@ -629,6 +629,27 @@ TEST(ReportCommandTest, BadLinesGiveStatusTwoButStillReport) {
   EXPECT_THAT(out, HasSubstr("(2 problems)"));
 }
 
+// A problem written twice (overlapping shards, a file concatenated twice) is counted twice,
+// and said; the run is still summarised, with status 0.
+TEST(ReportCommandTest, RepeatedProblemsAreCountedAndSaid) {
+  std::ifstream in(Fixture("results.jsonl"), std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tsume_report_repeated.jsonl").string();
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text << text;
+  }
+  std::string out, err;
+  EXPECT_EQ(RunCommand({path}, &out, &err), kExitOk);
+  EXPECT_THAT(out, HasSubstr("(18 problems)"));
+  EXPECT_THAT(err, HasSubstr("warning: " + path + ": 9 result(s) repeat a problem"));
+  EXPECT_EQ(Count(err, "\n"), 1u) << err;
+  std::filesystem::remove(path);
+}
+
 TEST(ReportCommandTest, UnreadableFileAndUsage) {
   std::string out, err;
   EXPECT_EQ(RunCommand({Fixture("missing.jsonl")}, &out, &err), kExitUsage);

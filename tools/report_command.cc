@@ -1,6 +1,9 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "tools/cli_args.h"
 #include "tools/commands.h"
@@ -48,6 +51,20 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     for (const std::string& message : run->bad_lines) err << message << "\n";
     bad_input |= !run->bad_lines.empty();
+    // A problem written twice (overlapping shards, a file concatenated twice) counts twice:
+    // said, as the figures then hold it twice.
+    std::set<std::pair<std::string, std::string>> seen;
+    int repeats = 0;
+    std::string first_repeat;
+    for (const ProblemResult& p : run->problems) {
+      if (seen.insert({p.id, p.source}).second) continue;
+      if (repeats++ == 0) first_repeat = p.id.empty() ? p.source : p.id;
+    }
+    if (repeats > 0) {
+      err << "tsume report: warning: " << path << ": " << repeats
+          << " result(s) repeat a problem already in the file (same id and source; the first: "
+          << first_repeat << "); each is counted\n";
+    }
     runs.push_back(*std::move(run));
   }
   const RunResults& results = runs[0];
