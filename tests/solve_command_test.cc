@@ -23,8 +23,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "nlohmann/json.hpp"
+#include "problems/collection.h"
 #include "solver/solver.h"
 #include "tests/json_lines_util.h"
 #include "tools/batch.h"
@@ -113,6 +115,50 @@ TEST(SolveCommandTest, JsonCarriesTheFirstMateAndTheExactPasses) {
   EXPECT_EQ(lines[0]["result"], "nomate") << lines[0].dump();
   EXPECT_FALSE(lines[0].contains("first_mate"));
   EXPECT_FALSE(lines[0].contains("exact_passes"));
+}
+
+// --kif writes a record per position that the KIF reader takes back as that position and the
+// line solve found: both colours attacking, drops, promotions and 同 (the practical fixture's
+// ten mates), and a position with no mate (the diagram alone, the result in a comment).
+TEST(SolveCommandTest, KifRecordsReadBackAsThePositionAndTheLine) {
+  const std::string file = Fixture("practical_short.txt");
+  CommandRun json = Solve({"--rules", "game", "--json", file});
+  ASSERT_EQ(json.exit_code, kExitOk) << json.err;
+  std::vector<nlohmann::json> results = JsonLines(json.out);
+  CommandRun kif = Solve({"--rules", "game", "--kif", file});
+  ASSERT_EQ(kif.exit_code, kExitOk) << kif.err;
+  std::vector<std::string> records =
+      absl::StrSplit(kif.out, "# KIF形式棋譜ファイル\n", absl::SkipEmpty());
+  ASSERT_EQ(records.size(), 10u) << kif.out;
+  ASSERT_EQ(results.size(), 10u);
+  int white_to_move = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const nlohmann::json& result = results[i];
+    ASSERT_EQ(result["result"], "mate") << result.dump();
+    Collection read = ParseCollection(records[i], "record.kif", CollectionFormat::kKif);
+    ASSERT_TRUE(read.errors.empty()) << FormatInputError(read.errors[0]) << "\n" << records[i];
+    ASSERT_EQ(read.problems.size(), 1u) << records[i];
+    const Problem& problem = read.problems[0];
+    absl::StatusOr<Position> solved = Position::FromSfen(result["sfen"].get<std::string>());
+    ASSERT_TRUE(solved.ok());
+    EXPECT_EQ(problem.sfen, solved->Sfen()) << records[i];
+    EXPECT_EQ(problem.solution_usi, result["moves"].get<std::vector<std::string>>()) << records[i];
+    EXPECT_THAT(records[i],
+                HasSubstr(absl::StrCat("まで", result["length"].get<int>(), "手で詰み\n")));
+    white_to_move += solved->side_to_move() == kWhite;
+  }
+  EXPECT_EQ(white_to_move, 8);
+
+  CommandRun none = Solve({"--kif", "4k4/9/9/9/9/9/9/9/9 b P 1"});
+  ASSERT_EQ(none.exit_code, kExitOk) << none.err;
+  EXPECT_THAT(none.out, HasSubstr("# no mate\n"));
+  EXPECT_THAT(none.out, Not(HasSubstr("手数")));
+  Collection read = ParseCollection(none.out, "none.kif", CollectionFormat::kKif);
+  ASSERT_EQ(read.problems.size(), 1u) << none.out;
+  EXPECT_EQ(read.problems[0].sfen, "4k4/9/9/9/9/9/9/9/9 b P 1");
+  EXPECT_TRUE(read.problems[0].solution_usi.empty());
+
+  EXPECT_EQ(Solve({"--kif", "--json", file}).exit_code, kExitUsage);
 }
 
 // A pass after a sweep of its line carries the sweep's figures (two of Microcosmos's passes,

@@ -20,8 +20,8 @@ namespace tsume {
 namespace {
 
 constexpr char kSolveHelp[] =
-    "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
-    "                   [--first-mate] [--format F] (SFEN | FILE...)\n"
+    "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N]\n"
+    "                   [--json | --kif] [--first-mate] [--format F] (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
     "and Japanese notation, nodes, time, nodes/s, table fill. Arguments are one SFEN (or\n"
     "'position sfen ... moves ...'), or files of problems.\n"
@@ -31,6 +31,8 @@ constexpr char kSolveHelp[] =
     "                 limit is given with its proven bound, 'not proven shortest'\n"
     "  --hash-mb N    table memory (default 256)\n"
     "  --json         one JSON object per position\n"
+    "  --kif          a KIF record per position (for a GUI: `tsume solve --kif P > a.kif`):\n"
+    "                 the position, the line when mated, the result in a comment\n"
     "  --format F     auto, sfen, practical, tsv, kif or csa (default auto)\n"
     "  --first-mate   stop at the first mate found: the length is that proof's bound (not\n"
     "                 proven shortest); the line follows the proof, its defences not proven\n"
@@ -85,7 +87,7 @@ absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(SolveOptions
 
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(
-      args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "first-mate"});
+      args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "kif", "first-mate"});
   if (!parsed.ok()) {
     err << "tsume solve: " << parsed.status().message() << "\n";
     return kExitUsage;
@@ -107,6 +109,11 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   options->exact_length = !parsed->Has("first-mate");
   bool json = parsed->Has("json");
+  bool kif = parsed->Has("kif");
+  if (json && kif) {
+    err << "tsume solve: flags --json and --kif: give one of them\n";
+    return kExitUsage;
+  }
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
   ProgressLine progress(err);
@@ -132,6 +139,8 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     progress.Clear();
     if (json) {
       out << JsonLine(SolveResultToJson(problem, *problem.position, result)) << "\n";
+    } else if (kif) {
+      out << SolveResultToKif(problem, *problem.position, result) << "\n";
     } else {
       out << FormatSolveResult(problem, *problem.position, result) << "\n";
     }

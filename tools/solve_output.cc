@@ -4,6 +4,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "core/notation.h"
+#include "tools/kif_output.h"
 
 namespace tsume {
 namespace {
@@ -62,6 +63,17 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                         absl::ToDoubleMilliseconds(result.elapsed), NodesPerSecond(result),
                         result.hashfull * 100);
   return out;
+}
+
+std::string SolveResultToKif(const InputProblem& problem, const Position& pos,
+                             const SolveResult& result) {
+  // The result line of the text output, after the source.
+  std::string text = FormatSolveResult(problem, pos, result);
+  size_t start = text.find('\n') + 1;
+  std::string comment = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
+                                     text.substr(start, text.find('\n', start) - start));
+  bool mate = result.status == SolveStatus::kMate && !result.moves.empty();
+  return SolutionKif(pos, mate ? result.moves : std::vector<Move>(), mate, comment);
 }
 
 nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,

@@ -21,6 +21,10 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result);
 nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,
                                  const SolveResult& result);
+// The result as a KIF record (tools/kif_output.h): the line when a mate was read out, the
+// result in a comment at the top.
+std::string SolveResultToKif(const InputProblem& problem, const Position& pos,
+                             const SolveResult& result);
 
 // Where the nodes of a solve that proved a mate went: "first_mate" {length, nodes} and
 // "exact_passes", one {within, result, length (when a mate), nodes, and when the line was swept

@@ -1,0 +1,103 @@
+#include "tools/kif_output.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace tsume {
+namespace {
+
+constexpr const char* kFileDigits[9] = {"１", "２", "３", "４", "５", "６", "７", "８", "９"};
+constexpr const char* kKanjiNumbers[11] = {"",   "一", "二", "三", "四", "五",
+                                           "六", "七", "八", "九", "十"};
+// Names in moves, by piece type (the type moved, before any promotion).
+constexpr const char* kMoveNames[kNumPieceTypes] = {
+    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍"};
+// One character per piece type in the diagram.
+constexpr const char* kDiagramNames[kNumPieceTypes] = {
+    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "杏", "圭", "全", "馬", "龍"};
+
+// 1 to 18 as KIF writes counts in hand: "" for one, then 二 ... 十八.
+std::string HandCount(int n) {
+  if (n <= 1) return "";
+  if (n <= 10) return kKanjiNumbers[n];
+  return absl::StrCat("十", kKanjiNumbers[n - 10]);
+}
+
+std::string HandLine(const Position& pos, Color c) {
+  // The order KIF writes hands in: strongest first.
+  static constexpr PieceType kOrder[kNumHandTypes] = {kRook,   kBishop, kGold, kSilver,
+                                                      kKnight, kLance,  kPawn};
+  std::string line = c == kBlack ? "先手の持駒：" : "後手の持駒：";
+  Hand hand = pos.hand(c);
+  bool any = false;
+  for (PieceType pt : kOrder) {
+    int n = hand.Count(pt);
+    if (n == 0) continue;
+    absl::StrAppend(&line, kDiagramNames[pt], HandCount(n), "　");
+    any = true;
+  }
+  if (!any) line += "なし";
+  return line;
+}
+
+std::string Diagram(const Position& pos) {
+  std::string out = absl::StrCat(HandLine(pos, kWhite), "\n");
+  out += "  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n";
+  for (int rank = 0; rank < 9; ++rank) {
+    out += "|";
+    for (int file = 8; file >= 0; --file) {
+      Piece p = pos.piece_on(MakeSquare(file, rank));
+      if (p == kNoPiece) {
+        out += " ・";
+      } else {
+        absl::StrAppend(&out, ColorOf(p) == kWhite ? "v" : " ", kDiagramNames[TypeOf(p)]);
+      }
+    }
+    absl::StrAppend(&out, "|", kKanjiNumbers[rank + 1], "\n");
+  }
+  out += "+---------------------------+\n";
+  absl::StrAppend(&out, HandLine(pos, kBlack), "\n");
+  if (pos.side_to_move() == kWhite) out += "後手番\n";
+  return out;
+}
+
+std::string MoveText(const Position& pos, Move m) {
+  std::string out;
+  Move previous = pos.last_move();
+  if (!previous.is_none() && previous.to() == m.to()) {
+    out = "同　";
+  } else {
+    out = absl::StrCat(kFileDigits[FileOf(m.to())], kKanjiNumbers[RankOf(m.to()) + 1]);
+  }
+  if (m.is_drop()) return absl::StrCat(out, kMoveNames[m.dropped_type()], "打");
+  PieceType pt = m.moved_type();
+  Color us = pos.side_to_move();
+  absl::StrAppend(&out, kMoveNames[pt]);
+  if (m.is_promotion()) {
+    out += "成";
+  } else if (CanPromote(pt) && (InPromotionZone(us, m.from()) || InPromotionZone(us, m.to()))) {
+    out += "不成";
+  }
+  absl::StrAppend(&out, "(", FileOf(m.from()) + 1, RankOf(m.from()) + 1, ")");
+  return out;
+}
+
+}  // namespace
+
+std::string SolutionKif(const Position& root, const std::vector<Move>& moves, bool mate,
+                        const std::string& comment) {
+  std::string out = "# KIF形式棋譜ファイル\n";
+  if (!comment.empty()) absl::StrAppend(&out, "# ", comment, "\n");
+  out += Diagram(root);
+  if (moves.empty()) return out;
+  out += "手数----指手---------消費時間--\n";
+  Position pos = root;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    absl::StrAppend(&out, absl::StrFormat("%4d ", i + 1), MoveText(pos, moves[i]), "\n");
+    pos.DoMove(moves[i]);
+  }
+  absl::StrAppend(&out, "まで", moves.size(), mate ? "手で詰み\n" : "手\n");
+  return out;
+}
+
+}  // namespace tsume
