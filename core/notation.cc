@@ -85,6 +85,10 @@ bool DropNeedsMark(const Position& pos, Move m) {
 
 }  // namespace
 
+std::string JapaneseSquare(Square sq) {
+  return std::string(kFileDigits[FileOf(sq)]) + kRankKanji[RankOf(sq)];
+}
+
 std::string ToJapanese(const Position& pos, Move m) {
   Color us = pos.side_to_move();
   std::string out = us == kBlack ? "▲" : "△";
@@ -92,8 +96,7 @@ std::string ToJapanese(const Position& pos, Move m) {
   if (!previous.is_none() && previous.to() == m.to()) {
     out += "同　";
   } else {
-    out += kFileDigits[FileOf(m.to())];
-    out += kRankKanji[RankOf(m.to())];
+    out += JapaneseSquare(m.to());
   }
   if (m.is_drop()) {
     out += kPieceNames[m.dropped_type()];

@@ -12,6 +12,9 @@
 
 namespace tsume {
 
+// A square as written in Japanese notation: file as a full-width digit, rank as a kanji ("２四").
+std::string JapaneseSquare(Square sq);
+
 // One move, e.g. "▲２四桂", "△同　歩", "▲３三角成", "▲２二銀不成", "▲５五角打", "▲５二金右".
 // `pos` is the position before the move and `m` must be legal in it; the previous move (for 同)
 // is pos.last_move(). Both kings are written 玉, the promoted rook 竜, and 同 is always followed

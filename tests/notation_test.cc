@@ -64,6 +64,13 @@ std::string Ja(const Position& pos, const std::string& usi) {
 // ---------------------------------------------------------------------------------------------
 // Squares, marks and piece names.
 
+TEST(NotationTest, SquaresAreFileDigitThenRankKanji) {
+  EXPECT_EQ(JapaneseSquare(MakeSquare(0, 0)), "１一");
+  EXPECT_EQ(JapaneseSquare(MakeSquare(3, 3)), "４四");
+  EXPECT_EQ(JapaneseSquare(MakeSquare(8, 1)), "９二");
+  EXPECT_EQ(JapaneseSquare(MakeSquare(1, 8)), "２九");
+}
+
 TEST(NotationTest, OpeningMovesOfBothSides) {
   Position start;
   EXPECT_EQ(Ja(start, "7g7f"), "▲７六歩");

@@ -2,11 +2,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/notation.h"
 
 namespace tsume {
 namespace {
 
-constexpr const char* kFileDigits[9] = {"１", "２", "３", "４", "５", "６", "７", "８", "９"};
 constexpr const char* kKanjiNumbers[11] = {"",   "一", "二", "三", "四", "五",
                                            "六", "七", "八", "九", "十"};
 // Names in moves, by piece type (the type moved, before any promotion).
@@ -67,7 +67,7 @@ std::string MoveText(const Position& pos, Move m) {
   if (!previous.is_none() && previous.to() == m.to()) {
     out = "同　";
   } else {
-    out = absl::StrCat(kFileDigits[FileOf(m.to())], kKanjiNumbers[RankOf(m.to()) + 1]);
+    out = JapaneseSquare(m.to());
   }
   if (m.is_drop()) return absl::StrCat(out, kMoveNames[m.dropped_type()], "打");
   PieceType pt = m.moved_type();
