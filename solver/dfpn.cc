@@ -528,7 +528,7 @@ NodeResult DfpnSearch::QuickOrNode(Position& pos, int depth) {
 void DfpnSearch::StoreSegmentDisproof(uint64_t key, uint64_t segment, int plies, int depth) {
   if (plies > 0xffff) return;  // a game history longer than the entry counts: not kept
   if (segment_cache_.empty()) segment_cache_.resize(kSegmentBuckets);
-  segment_filter_[(key >> 6) % kSegmentFilterWords] |= uint64_t(1) << (key & 63);
+  SegmentFilterWord(key) |= SegmentFilterBit(key);
   SegmentBucket& bucket = BucketOf(key);
   SegmentDisproof entry{segment, uint32_t(key >> 32), uint16_t(plies), uint16_t(depth)};
   SegmentDisproof* victim = nullptr;

@@ -210,8 +210,12 @@ class DfpnSearch {
   static constexpr size_t kSegmentFilterWords = 2048;  // 16 KB
   std::array<uint64_t, kSegmentFilterWords> segment_filter_{};
   int64_t segment_disproofs_found_ = 0;
-  bool MayHaveSegmentDisproof(uint64_t key) const {
-    return (segment_filter_[(key >> 6) % kSegmentFilterWords] >> (key & 63)) & 1;
+  uint64_t& SegmentFilterWord(uint64_t key) {
+    return segment_filter_[(key >> 6) % kSegmentFilterWords];
+  }
+  static uint64_t SegmentFilterBit(uint64_t key) { return uint64_t(1) << (key & 63); }
+  bool MayHaveSegmentDisproof(uint64_t key) {
+    return (SegmentFilterWord(key) & SegmentFilterBit(key)) != 0;
   }
   // A disproof for the child `key` at `child_ply` (its depth at least `child_depth`) whose
   // positions are on the path; `from`: the ply where they start.
