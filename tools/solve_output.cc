@@ -26,38 +26,42 @@ int64_t NodesPerSecond(const SolveResult& result) {
   return seconds > 0 ? int64_t(result.nodes / seconds) : 0;
 }
 
+// The result in one line: "mate in 11", "mate in 13 (not proven shortest; ...)", "no mate",
+// "unknown (time limit reached; ...)".
+std::string ResultLine(const SolveResult& result) {
+  switch (result.status) {
+    case SolveStatus::kMate:
+      return absl::StrCat("mate in ", result.length,
+                          result.length_exact
+                              ? ""
+                              : absl::StrCat(" (not proven shortest", LowerBoundText(result), ")"));
+    case SolveStatus::kNoMate:
+      return "no mate";
+    case SolveStatus::kUnknown:
+      break;
+  }
+  return absl::StrCat("unknown (", ToString(result.limit), " limit reached", LowerBoundText(result),
+                      ")");
+}
+
 }  // namespace
 
 std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result) {
-  std::string out =
-      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", pos.Sfen(), "\n");
-  switch (result.status) {
-    case SolveStatus::kMate:
-      absl::StrAppend(&out, "mate in ", result.length);
-      if (!result.length_exact) {
-        absl::StrAppend(&out, " (not proven shortest", LowerBoundText(result), ")");
-      }
-      absl::StrAppend(&out, "\n");
-      if (result.moves.empty()) {
-        absl::StrAppend(&out, "  (the ", ToString(result.limit),
-                        " limit was reached before the line was read out)\n");
-        break;
-      }
+  std::string out = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
+                                 pos.Sfen(), "\n", ResultLine(result), "\n");
+  if (result.status == SolveStatus::kMate) {
+    if (result.moves.empty()) {
+      absl::StrAppend(&out, "  (the ", ToString(result.limit),
+                      " limit was reached before the line was read out)\n");
+    } else {
       absl::StrAppend(&out, "  ", LineToJapanese(pos, result.moves), "\n");
       absl::StrAppend(&out, "  ", absl::StrJoin(UsiMoves(result), " "), "\n");
       if (result.ties_cut) {
         absl::StrAppend(&out, "  (it leaves pieces in hand; not every line as long was tried ",
                         "for one that leaves none)\n");
       }
-      break;
-    case SolveStatus::kNoMate:
-      absl::StrAppend(&out, "no mate\n");
-      break;
-    case SolveStatus::kUnknown:
-      absl::StrAppend(&out, "unknown (", ToString(result.limit), " limit reached",
-                      LowerBoundText(result), ")\n");
-      break;
+    }
   }
   absl::StrAppendFormat(&out, "nodes %d  time %.0f ms  nps %d  hash %.1f%%", result.nodes,
                         absl::ToDoubleMilliseconds(result.elapsed), NodesPerSecond(result),
@@ -67,11 +71,8 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
 
 std::string SolveResultToKif(const InputProblem& problem, const Position& pos,
                              const SolveResult& result) {
-  // The result line of the text output, after the source.
-  std::string text = FormatSolveResult(problem, pos, result);
-  size_t start = text.find('\n') + 1;
-  std::string comment = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
-                                     text.substr(start, text.find('\n', start) - start));
+  std::string comment =
+      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", ResultLine(result));
   bool mate = result.status == SolveStatus::kMate && !result.moves.empty();
   return SolutionKif(pos, mate ? result.moves : std::vector<Move>(), mate, comment);
 }
