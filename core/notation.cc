@@ -89,15 +89,16 @@ std::string JapaneseSquare(Square sq) {
   return std::string(kFileDigits[FileOf(sq)]) + kRankKanji[RankOf(sq)];
 }
 
+std::string JapaneseDestination(const Position& pos, Move m) {
+  Move previous = pos.last_move();
+  if (!previous.is_none() && previous.to() == m.to()) return "同　";
+  return JapaneseSquare(m.to());
+}
+
 std::string ToJapanese(const Position& pos, Move m) {
   Color us = pos.side_to_move();
   std::string out = us == kBlack ? "▲" : "△";
-  Move previous = pos.last_move();
-  if (!previous.is_none() && previous.to() == m.to()) {
-    out += "同　";
-  } else {
-    out += JapaneseSquare(m.to());
-  }
+  out += JapaneseDestination(pos, m);
   if (m.is_drop()) {
     out += kPieceNames[m.dropped_type()];
     if (DropNeedsMark(pos, m)) out += "打";

@@ -14,6 +14,9 @@ namespace tsume {
 
 // A square as written in Japanese notation: file as a full-width digit, rank as a kanji ("２四").
 std::string JapaneseSquare(Square sq);
+// Where move m goes, as notation writes it: "同　" onto the square the last move went to
+// (pos.last_move()), else the square.
+std::string JapaneseDestination(const Position& pos, Move m);
 
 // One move, e.g. "▲２四桂", "△同　歩", "▲３三角成", "▲２二銀不成", "▲５五角打", "▲５二金右".
 // `pos` is the position before the move and `m` must be legal in it; the previous move (for 同)

@@ -62,13 +62,7 @@ std::string Diagram(const Position& pos) {
 }
 
 std::string MoveText(const Position& pos, Move m) {
-  std::string out;
-  Move previous = pos.last_move();
-  if (!previous.is_none() && previous.to() == m.to()) {
-    out = "同　";
-  } else {
-    out = JapaneseSquare(m.to());
-  }
+  std::string out = JapaneseDestination(pos, m);
   if (m.is_drop()) return absl::StrCat(out, kMoveNames[m.dropped_type()], "打");
   PieceType pt = m.moved_type();
   Color us = pos.side_to_move();
