@@ -158,7 +158,13 @@ TEST(SolveCommandTest, KifRecordsReadBackAsThePositionAndTheLine) {
   EXPECT_EQ(read.problems[0].sfen, "4k4/9/9/9/9/9/9/9/9 b P 1");
   EXPECT_TRUE(read.problems[0].solution_usi.empty());
 
-  EXPECT_EQ(Solve({"--kif", "--json", file}).exit_code, kExitUsage);
+  CommandRun both = Solve({"--kif", "--json", file});
+  EXPECT_EQ(both.exit_code, kExitUsage);
+  EXPECT_THAT(both.err, HasSubstr("--json and --kif"));
+  // Said before any file is read.
+  CommandRun both_missing = Solve({"--kif", "--json", "/nonexistent/problems.sfen"});
+  EXPECT_EQ(both_missing.exit_code, kExitUsage);
+  EXPECT_THAT(both_missing.err, HasSubstr("--json and --kif"));
 }
 
 // A pass after a sweep of its line carries the sweep's figures (two of Microcosmos's passes,

@@ -101,6 +101,13 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume solve: " << options.status().message() << "\n";
     return kExitUsage;
   }
+  // Flags first: a file is not read (nor its errors reported) for a command that cannot run.
+  bool json = parsed->Has("json");
+  bool kif = parsed->Has("kif");
+  if (json && kif) {
+    err << "tsume solve: flags --json and --kif: give one of them\n";
+    return kExitUsage;
+  }
   absl::StatusOr<std::vector<InputProblem>> problems =
       ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
   if (!problems.ok()) {
@@ -108,12 +115,6 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   options->exact_length = !parsed->Has("first-mate");
-  bool json = parsed->Has("json");
-  bool kif = parsed->Has("kif");
-  if (json && kif) {
-    err << "tsume solve: flags --json and --kif: give one of them\n";
-    return kExitUsage;
-  }
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
   ProgressLine progress(err);
