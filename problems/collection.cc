@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <ios>
 #include <iterator>
 #include <limits>
@@ -568,14 +569,20 @@ Collection ParseCollection(absl::string_view text, const std::string& name,
 }
 
 absl::StatusOr<Collection> ReadCollection(const std::string& path, CollectionFormat format) {
+  // "-" is standard input (`grep ... | tsume batch -`), as for `tsume report -`.
+  const bool from_stdin = path == kStdinPath;
   // The file's name as errors and sources give it: one line whatever the name holds.
-  const std::string name = EscapeControlCharacters(path);
+  const std::string name = from_stdin ? std::string(kStdinName) : EscapeControlCharacters(path);
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
+  if (!from_stdin && std::filesystem::is_directory(path, error)) {
     return absl::InvalidArgumentError(absl::StrCat(name, ": a directory, not a file of problems"));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(name, ": cannot open"));
+  std::ifstream file;
+  if (!from_stdin) {
+    file.open(path, std::ios::binary);
+    if (!file) return absl::NotFoundError(absl::StrCat(name, ": cannot open"));
+  }
+  std::istream& in = from_stdin ? std::cin : file;
   std::string bytes;
   try {  // the stream's buffer throws on a failed read, whatever the stream's exception mask
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

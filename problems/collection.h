@@ -62,8 +62,12 @@ CollectionFormat DetectCollectionFormat(absl::string_view text);
 // as Shift-JIS (CP932). An error when it is neither.
 absl::StatusOr<std::string> DecodeToUtf8(absl::string_view bytes);
 
-// Reads a collection file; a bad line becomes an InputError and reading goes on. A file that
-// cannot be opened or decoded is an error status naming the path.
+// The path that names standard input, and the name its problems' sources then give.
+inline constexpr char kStdinPath[] = "-";
+inline constexpr char kStdinName[] = "stdin";
+
+// Reads a collection file (kStdinPath: standard input); a bad line becomes an InputError and
+// reading goes on. A file that cannot be opened or decoded is an error status naming the path.
 absl::StatusOr<Collection> ReadCollection(const std::string& path,
                                           CollectionFormat format = CollectionFormat::kAuto);
 

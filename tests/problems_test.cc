@@ -3,6 +3,7 @@
 // problems from problems/practical/sample.txt written as diagrams, so their SFENs are known.
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <random>
 #include <sstream>
@@ -455,6 +456,28 @@ TEST(DecodeTest, UnreadableFilesAreErrorsNamingThePath) {
   absl::StatusOr<Collection> undecodable = ReadCollection(junk);
   ASSERT_FALSE(undecodable.ok());
   EXPECT_THAT(undecodable.status().message(), HasSubstr(junk));
+}
+
+// "-" reads standard input; its problems and bad lines are named "stdin:LINE".
+TEST(DecodeTest, DashReadsStandardInput) {
+  std::istringstream input("4k4/9/4P4/9/9/9/9/9/9 b G 1\nnot an sfen\n");
+  std::streambuf* saved = std::cin.rdbuf(input.rdbuf());
+  absl::StatusOr<Collection> c = ReadCollection("-");
+  std::cin.rdbuf(saved);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_THAT(c->problems, SizeIs(1));
+  EXPECT_EQ(c->problems[0].source, "stdin:1");
+  EXPECT_EQ(c->problems[0].sfen, "4k4/9/4P4/9/9/9/9/9/9 b G 1");
+  ASSERT_THAT(c->errors, SizeIs(1));
+  EXPECT_EQ(c->errors[0].source, "stdin:2");
+
+  std::istringstream nothing("");
+  saved = std::cin.rdbuf(nothing.rdbuf());
+  absl::StatusOr<Collection> empty = ReadCollection("-");
+  std::cin.rdbuf(saved);
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  ASSERT_THAT(empty->errors, SizeIs(1));
+  EXPECT_EQ(FormatInputError(empty->errors[0]), "stdin: empty file");
 }
 
 // A directory is named as one (reading it used to throw); a file with nothing to solve is an

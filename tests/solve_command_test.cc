@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <iostream>
 #include <functional>
 #include <optional>
 #include <sstream>
@@ -72,6 +73,20 @@ TEST(SolveCommandTest, GoodFileGivesStatusZero) {
   CommandRun run = Solve({"--rules", "game", "--json", Fixture("practical_short.txt")});
   EXPECT_EQ(run.exit_code, kExitOk) << run.err;
   EXPECT_EQ(JsonLines(run.out).size(), 10u);
+}
+
+// "-" is standard input (`grep ... | tsume solve -`), as for `tsume report -`.
+TEST(SolveCommandTest, DashSolvesStandardInput) {
+  std::istringstream input("4k4/9/4P4/9/9/9/9/9/9 b G 1\n");
+  std::streambuf* saved = std::cin.rdbuf(input.rdbuf());
+  CommandRun run = Solve({"--json", "-"});
+  std::cin.rdbuf(saved);
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  std::vector<nlohmann::json> lines = JsonLines(run.out);
+  ASSERT_EQ(lines.size(), 1u) << run.out;
+  EXPECT_EQ(lines[0]["source"], "stdin:1");
+  EXPECT_EQ(lines[0]["result"], "mate");
+  EXPECT_EQ(lines[0]["length"], 1);
 }
 
 // An argument that is neither a file nor a position: a path is named as a missing file, a

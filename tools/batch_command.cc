@@ -12,7 +12,8 @@ namespace {
 constexpr char kBatchHelp[] =
     "usage: tsume batch [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--jobs N]\n"
     "                   [--out FILE] [--resume] [--shard K/N] [--format F] [--json] FILE...\n"
-    "Solves every problem in the files and compares each answer with the stated one.\n"
+    "Solves every problem in the files ('-': standard input) and compares each answer\n"
+    "with the stated one.\n"
     "  --time-ms, --nodes  limits per problem (default: none)\n"
     "  --hash-mb N    table memory in total, shared out among the jobs (default 256)\n"
     "  --rules R      tsume: useless interpositions do not count (composed problems);\n"

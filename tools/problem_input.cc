@@ -20,10 +20,10 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
   if (args.empty()) return absl::InvalidArgumentError("expected an SFEN or a file of problems");
   std::string joined = absl::StrJoin(args, " ");
   // Whatever exists is read: a directory goes to the reader, which names it as one, and a pipe
-  // is a file (`tsume solve <(grep ... problems.txt)`).
+  // is a file (`tsume solve <(grep ... problems.txt)`). "-" is standard input.
   bool looks_like_file = std::all_of(args.begin(), args.end(), [](const std::string& a) {
     std::error_code error;  // a position's text can be too long a name to ask about
-    return std::filesystem::exists(a, error);
+    return a == kStdinPath || std::filesystem::exists(a, error);
   });
   if (!looks_like_file) {
     InputProblem p;

@@ -24,7 +24,7 @@ constexpr char kSolveHelp[] =
     "                   [--json | --kif] [--first-mate] [--format F] (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
     "and Japanese notation, nodes, time, nodes/s, table fill. Arguments are one SFEN (or\n"
-    "'position sfen ... moves ...'), or files of problems.\n"
+    "'position sfen ... moves ...'), or files of problems ('-': standard input).\n"
     "  --rules R      tsume (default): useless interpositions do not count (composed\n"
     "                 problems); game: every defence counts (positions from games)\n"
     "  --time-ms, --nodes  limits per position (default: none); a mate found before the\n"

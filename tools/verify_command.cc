@@ -35,6 +35,7 @@ constexpr char kVerifyHelp[] =
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
     "alone: 手順前後 (another mating move whose line rejoins the main line) and 変同 (another\n"
     "defence as long as the main line's). Limits apply per problem, to the whole check.\n"
+    "A FILE '-' is standard input.\n"
     "  --total-time-ms N  the whole run within N ms: each problem first gets --time-ms\n"
     "              (without it, an equal share of N); those the time left unknown are then\n"
     "              verified again, each with an equal share of the time left, and written\n"
