@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <ios>
+#include <iostream>
 #include <iterator>
 #include <limits>
 #include <map>

@@ -14,8 +14,8 @@
 
 #include <csignal>
 #include <fstream>
-#include <iostream>
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
