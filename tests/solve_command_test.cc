@@ -75,6 +75,18 @@ TEST(SolveCommandTest, GoodFileGivesStatusZero) {
   EXPECT_EQ(JsonLines(run.out).size(), 10u);
 }
 
+// A position without the king to mate is no mate, and the text says why (an SFEN that lost
+// its king to a typo); another no mate gives no reason.
+TEST(SolveCommandTest, NoKingToMateIsSaid) {
+  CommandRun run = Solve({"9/9/9/9/9/9/9/9/4K4 b G 1"});
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nno mate (White has no king)\n"));
+  run = Solve({"4k4/9/9/9/9/9/9/9/9 w G 1"});
+  EXPECT_THAT(run.out, HasSubstr("\nno mate (Black has no king)\n"));
+  run = Solve({"7nl/7k1/9/7pp/9/9/9/9/9 b GS 1"});
+  EXPECT_THAT(run.out, HasSubstr("\nno mate\n"));
+}
+
 // "-" is standard input (`grep ... | tsume solve -`), as for `tsume report -`.
 TEST(SolveCommandTest, DashSolvesStandardInput) {
   std::istringstream input("4k4/9/4P4/9/9/9/9/9/9 b G 1\n");

@@ -285,6 +285,14 @@ TEST(UsiEngineTest, SessionSolvesSeveralProblems) {
   gui.Send(std::string("position sfen ") + kNoMate);
   gui.Send("go mate 10000");
   EXPECT_EQ(gui.Expect("checkmate"), "checkmate nomate");
+  for (const std::string& line : gui.Skipped()) EXPECT_FALSE(absl::StrContains(line, "no king"));
+
+  // No king to mate: no mate, and the log says why.
+  gui.Send("position sfen 9/9/9/9/9/9/9/9/4K4 b G 1");
+  gui.Send("go mate 10000");
+  EXPECT_EQ(gui.Expect("checkmate"), "checkmate nomate");
+  ASSERT_FALSE(gui.Skipped().empty());
+  EXPECT_EQ(gui.Skipped().back(), "info string White has no king");
 
   // Far too hard for 50 ms.
   gui.Send("position sfen " + HardSfen());

@@ -792,6 +792,13 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   EXPECT_TRUE(j["exact_passes"].is_array());
 }
 
+// A problem without the king to mate is not a mate, and the text says why.
+TEST(VerifyCommandTest, NoKingToMateIsSaid) {
+  std::ostringstream out, err;
+  EXPECT_EQ(RunVerify({"9/9/9/9/9/9/9/9/4K4 b G 1"}, out, err), kExitMismatch) << err.str();
+  EXPECT_THAT(out.str(), ::testing::StartsWith("argument  not a mate (White has no king)\n"));
+}
+
 // A bad line in a file is reported with its file and line and skipped; the other problems
 // are verified; the status says the input was bad.
 TEST(VerifyCommandTest, BadLineIsReportedTheRestVerifiedAndTheStatusIsTwo) {

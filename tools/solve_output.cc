@@ -27,8 +27,8 @@ int64_t NodesPerSecond(const SolveResult& result) {
 }
 
 // The result in one line: "mate in 11", "mate in 13 (not proven shortest; ...)", "no mate",
-// "unknown (time limit reached; ...)".
-std::string ResultLine(const SolveResult& result) {
+// "no mate (White has no king)", "unknown (time limit reached; ...)".
+std::string ResultLine(const Position& pos, const SolveResult& result) {
   switch (result.status) {
     case SolveStatus::kMate:
       return absl::StrCat("mate in ", result.length,
@@ -36,6 +36,7 @@ std::string ResultLine(const SolveResult& result) {
                               ? ""
                               : absl::StrCat(" (not proven shortest", LowerBoundText(result), ")"));
     case SolveStatus::kNoMate:
+      if (std::string why = NothingToMate(pos); !why.empty()) return "no mate (" + why + ")";
       return "no mate";
     case SolveStatus::kUnknown:
       break;
@@ -46,10 +47,16 @@ std::string ResultLine(const SolveResult& result) {
 
 }  // namespace
 
+std::string NothingToMate(const Position& pos) {
+  Color defender = ~pos.side_to_move();
+  if (pos.has_king(defender)) return "";
+  return absl::StrCat(defender == kBlack ? "Black" : "White", " has no king");
+}
+
 std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result) {
   std::string out = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
-                                 pos.Sfen(), "\n", ResultLine(result), "\n");
+                                 pos.Sfen(), "\n", ResultLine(pos, result), "\n");
   if (result.status == SolveStatus::kMate) {
     if (result.moves.empty()) {
       absl::StrAppend(&out, "  (the ", ToString(result.limit),
@@ -72,7 +79,7 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
 std::string SolveResultToKif(const InputProblem& problem, const Position& pos,
                              const SolveResult& result) {
   std::string comment =
-      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", ResultLine(result));
+      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", ResultLine(pos, result));
   bool mate = result.status == SolveStatus::kMate && !result.moves.empty();
   return SolutionKif(pos, mate ? result.moves : std::vector<Move>(), mate, comment);
 }

@@ -17,6 +17,11 @@ std::string JsonLine(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// Why a position is no mate before any search, for the text outputs: "White has no king" when
+// the side not to move (the one to be mated) has none (a king lost to a typo in an SFEN);
+// empty otherwise.
+std::string NothingToMate(const Position& pos);
+
 std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
                               const SolveResult& result);
 nlohmann::json SolveResultToJson(const InputProblem& problem, const Position& pos,

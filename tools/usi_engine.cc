@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "tools/solve_output.h"
 
 namespace tsume {
 namespace {
@@ -327,7 +328,7 @@ void UsiEngine::SearchThread(SearchRequest request, Position position) {
   // the evasion plus the opponent's mate, which the protocol has no clear form for.
   SolveResult result = solver_->Solve(position);
   if (request.mate) {
-    ReportMate(result);
+    ReportMate(result, position);
   } else {
     bool mate = result.status == SolveStatus::kMate && !result.moves.empty();
     if (mate) {
@@ -337,7 +338,9 @@ void UsiEngine::SearchThread(SearchRequest request, Position position) {
     } else if (result.status == SolveStatus::kMate) {
       Info("mate proven, but the search stopped before its line was read out");
     } else {
-      Info(absl::StrCat("no mate found (", ToString(result.status), ")"));
+      std::string why = result.status == SolveStatus::kNoMate ? NothingToMate(position) : "";
+      Info(absl::StrCat("no mate found (", ToString(result.status), why.empty() ? "" : ": ", why,
+                        ")"));
     }
     if (request.infinite) {
       // USI: after `go infinite` (or ponder) bestmove waits for stop.
@@ -349,7 +352,7 @@ void UsiEngine::SearchThread(SearchRequest request, Position position) {
   searching_ = false;
 }
 
-void UsiEngine::ReportMate(const SolveResult& result) {
+void UsiEngine::ReportMate(const SolveResult& result, const Position& root) {
   switch (result.status) {
     case SolveStatus::kMate:
       // A line shorter than the length is the proof's line after a limit: still a mate.
@@ -371,6 +374,7 @@ void UsiEngine::ReportMate(const SolveResult& result) {
       }
       return;
     case SolveStatus::kNoMate:
+      if (std::string why = NothingToMate(root); !why.empty()) Info(why);
       Send("checkmate nomate");
       return;
     case SolveStatus::kUnknown:

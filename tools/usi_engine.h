@@ -73,7 +73,7 @@ class UsiEngine {
   SolveOptions MakeSolveOptions(const SearchRequest& request);
   void StartSearch(const SearchRequest& request);
   void SearchThread(SearchRequest request, Position position);
-  void ReportMate(const SolveResult& result);  // the answer to go mate
+  void ReportMate(const SolveResult& result, const Position& root);  // the answer to go mate
   // Stops a running search (its answer is still sent) and joins the thread.
   void StopAndJoin();
   // Before the next search, or at the end of input: a running search that ends by itself (a

@@ -320,6 +320,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << JsonLine(line) << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
+      if (report.verdict == Verdict::kNotMate) {
+        if (std::string why = NothingToMate(start); !why.empty()) out << " (" << why << ")";
+      }
       if (report.length > 0) {
         out << "  mate in " << (solution.length_exact ? "" : "at most ") << report.length;
       }
