@@ -78,8 +78,8 @@ std::string FormatSolveResult(const InputProblem& problem, const Position& pos,
 
 std::string SolveResultToKif(const InputProblem& problem, const Position& pos,
                              const SolveResult& result) {
-  std::string comment =
-      absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ", ResultLine(pos, result));
+  std::string comment = absl::StrCat(problem.source == "argument" ? "" : problem.source + "  ",
+                                     ResultLine(pos, result));
   bool mate = result.status == SolveStatus::kMate && !result.moves.empty();
   return SolutionKif(pos, mate ? result.moves : std::vector<Move>(), mate, comment);
 }
