@@ -534,7 +534,9 @@ std::optional<CollectionFormat> FormatShownByText(absl::string_view text) {
 // judged, and their errors named, as that format's.
 std::optional<CollectionFormat> FormatNamedByPath(const std::string& path) {
   std::string extension = absl::AsciiStrToLower(std::filesystem::path(path).extension().string());
-  if (extension == ".kif" || extension == ".kifu") return CollectionFormat::kKif;
+  if (extension == ".kif" || extension == ".kifu" || extension == ".ki2" || extension == ".ki2u") {
+    return CollectionFormat::kKif;
+  }
   if (extension == ".csa") return CollectionFormat::kCsa;
   return std::nullopt;
 }

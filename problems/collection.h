@@ -48,7 +48,8 @@ struct Collection {
 //   ...]" (moves are applied: the problem is the position after them).
 // kPractical: "<board> <side> <hand> <ply> moves m1 ... mN", the moves being a mating line.
 // kTsv: tab-separated with a header naming the columns (it may start with "# ").
-// kKif / kCsa: one problem diagram per file, with an optional move list taken as the solution.
+// kKif / kCsa: one problem diagram per file, with an optional move list taken as the solution
+//   (a KIF file's in KIF's numbered lines or in KI2's notation).
 enum class CollectionFormat { kAuto, kSfenLines, kPractical, kTsv, kKif, kCsa };
 
 // "auto", "sfen", "practical", "tsv", "kif", "csa".

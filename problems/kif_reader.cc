@@ -1,6 +1,7 @@
 // KIF problem files: a framed board diagram, hand lines (持駒), the side to move (手番), and
-// optionally a move list taken as the solution. The text is UTF-8 by now (Shift-JIS files are
-// converted before this reader runs).
+// optionally a move list taken as the solution, in KIF's numbered lines or in KI2's notation
+// ("▲２四桂打　△同　銀"). The text is UTF-8 by now (Shift-JIS files are converted before this
+// reader runs).
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -13,84 +14,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "core/notation.h"
 #include "core/position.h"
 #include "problems/reader_internal.h"
 
 namespace tsume::collection_internal {
 namespace {
 
-// Takes one UTF-8 code point off the front of `s` (0 at the end of the text).
-char32_t TakeCodePoint(absl::string_view& s) {
-  if (s.empty()) return 0;
-  unsigned char c = s[0];
-  int extra = c < 0x80 ? 0 : c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
-  if (size_t(extra) >= s.size()) extra = int(s.size()) - 1;
-  char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
-  for (int k = 1; k <= extra; ++k) cp = cp << 6 | (s[k] & 0x3F);
-  s.remove_prefix(extra + 1);
-  return cp;
-}
-
-char32_t PeekCodePoint(absl::string_view s) { return TakeCodePoint(s); }
-
-bool IsSpace(char32_t cp) { return cp == U' ' || cp == U'\t' || cp == U'\u3000'; }
-
 void SkipSpaces(absl::string_view& s) {
-  while (!s.empty() && IsSpace(PeekCodePoint(s))) TakeCodePoint(s);
-}
-
-// Piece kanji as used in diagrams and move lists.
-PieceType PieceFromKanji(char32_t cp) {
-  switch (cp) {
-    case U'歩':
-      return kPawn;
-    case U'香':
-      return kLance;
-    case U'桂':
-      return kKnight;
-    case U'銀':
-      return kSilver;
-    case U'金':
-      return kGold;
-    case U'角':
-      return kBishop;
-    case U'飛':
-      return kRook;
-    case U'玉':
-    case U'王':
-      return kKing;
-    case U'と':
-      return kProPawn;
-    case U'杏':
-      return kProLance;
-    case U'圭':
-      return kProKnight;
-    case U'全':
-      return kProSilver;
-    case U'馬':
-      return kHorse;
-    case U'龍':
-    case U'竜':
-      return kDragon;
-    default:
-      return kNoPieceType;
-  }
-}
-
-// 一..九 (also １..９ and 1..9) to 1..9; 0 when it is none of these.
-int DigitValue(char32_t cp) {
-  static constexpr char32_t kKanji[] = U"一二三四五六七八九";
-  for (int i = 0; i < 9; ++i) {
-    if (cp == kKanji[i]) return i + 1;
-  }
-  if (cp >= U'１' && cp <= U'９') return int(cp - U'１') + 1;
-  if (cp >= U'1' && cp <= U'9') return int(cp - U'1') + 1;
-  return 0;
+  while (!s.empty() && IsJapaneseSpace(PeekCodePoint(s))) TakeCodePoint(s);
 }
 
 // A hand count: kanji (二, 十, 十八) or digits; 1 when nothing is written.
 std::optional<int> TakeCount(absl::string_view& s) {
-  if (s.empty() || IsSpace(PeekCodePoint(s))) return 1;
+  if (s.empty() || IsJapaneseSpace(PeekCodePoint(s))) return 1;
   if (absl::ascii_isdigit(s[0])) {
     int n = 0;
     while (!s.empty() && absl::ascii_isdigit(s[0])) {
@@ -105,8 +42,8 @@ std::optional<int> TakeCount(absl::string_view& s) {
     TakeCodePoint(s);
     n = 10;
   }
-  if (!s.empty() && !IsSpace(PeekCodePoint(s))) {
-    int d = DigitValue(PeekCodePoint(s));
+  if (!s.empty() && !IsJapaneseSpace(PeekCodePoint(s))) {
+    int d = JapaneseDigit(PeekCodePoint(s));
     if (d == 0) return std::nullopt;
     TakeCodePoint(s);
     n += d;
@@ -165,28 +102,19 @@ class KifReader {
     if (absl::StrContains(stripped, "持駒")) return ReadHand(line.number, stripped);
     if (absl::StrContains(stripped, "後手番") || absl::StrContains(stripped, "上手番")) {
       setup_.side = kWhite;
+      side_stated_ = true;
       return true;
     }
     if (absl::StrContains(stripped, "先手番") || absl::StrContains(stripped, "下手番")) {
       setup_.side = kBlack;
+      side_stated_ = true;
       return true;
     }
-    if (absl::StartsWith(stripped, "まで")) {
-      absl::string_view rest = stripped.substr(strlen("まで"));
-      size_t digits = 0;
-      while (digits < rest.size() && absl::ascii_isdigit(rest[digits])) ++digits;
-      int n;
-      if (digits > 0 && absl::StartsWith(rest.substr(digits), "手で詰")) {
-        if (!absl::SimpleAtoi(rest.substr(0, digits), &n) || n < 1 || n > kMaxStatedPlies) {
-          sink_.Error(line.number, absl::StrCat("KIF: stated length ", rest.substr(0, digits),
-                                                " is not 1 to ", kMaxStatedPlies, " plies"));
-          return false;
-        }
-        stated_length_ = n;
-      }
-      return true;
-    }
+    if (absl::StartsWith(stripped, "まで")) return ReadEnd(line.number, stripped);
     if (absl::ascii_isdigit(stripped[0]) && board_done_) return ReadMove(line.number, stripped);
+    if (board_done_ && IsSideMark(PeekCodePoint(stripped))) {
+      return ReadJapaneseMoves(line.number, stripped);
+    }
     for (absl::string_view key : {"表題", "作品名", "作者", "出典", "作品番号"}) {
       if (absl::StartsWith(stripped, key)) {
         notes_.emplace_back(stripped);
@@ -194,6 +122,69 @@ class KifReader {
       }
     }
     return true;  // other header lines (開始日時, 手合割, ...) say nothing about the problem
+  }
+
+  // "まで9手で詰み": the stated length.
+  bool ReadEnd(int number, absl::string_view text) {
+    absl::string_view rest = text.substr(strlen("まで"));
+    size_t digits = 0;
+    while (digits < rest.size() && absl::ascii_isdigit(rest[digits])) ++digits;
+    int n;
+    if (digits > 0 && absl::StartsWith(rest.substr(digits), "手で詰")) {
+      if (!absl::SimpleAtoi(rest.substr(0, digits), &n) || n < 1 || n > kMaxStatedPlies) {
+        sink_.Error(number, absl::StrCat("KIF: stated length ", rest.substr(0, digits),
+                                         " is not 1 to ", kMaxStatedPlies, " plies"));
+        return false;
+      }
+      stated_length_ = n;
+    }
+    return true;
+  }
+
+  static bool IsSideMark(char32_t cp) {
+    return cp == U'▲' || cp == U'△' || cp == U'☗' || cp == U'☖' || cp == U'▽';
+  }
+
+  // KI2 moves, one or more to a line ("▲２四桂打　△同　銀　▲２三銀成"), perhaps ended by
+  // "まで9手で詰み". Each is read against the position on replay (Finish).
+  bool ReadJapaneseMoves(int number, absl::string_view text) {
+    if (stopped_) return true;
+    while (!text.empty()) {
+      if (absl::StartsWith(text, "まで")) return ReadEnd(number, text);
+      if (!IsSideMark(PeekCodePoint(text))) {
+        sink_.Error(number, absl::StrCat("KI2 move: cannot read '", text, "'"));
+        return false;
+      }
+      if (moves_.empty() && !side_stated_) {
+        // A problem file that does not say who is to move: its first move does.
+        setup_.side = PeekCodePoint(text) == U'▲' || PeekCodePoint(text) == U'☗' ? kBlack : kWhite;
+      }
+      // The move runs to the next mark (spaces do not end it: 同 is followed by one).
+      absl::string_view rest = text;
+      TakeCodePoint(rest);
+      while (!rest.empty() && !IsSideMark(PeekCodePoint(rest)) && !absl::StartsWith(rest, "まで")) {
+        TakeCodePoint(rest);
+      }
+      ListedMove move;
+      move.line = number;
+      move.japanese = std::string(TrimSpaces(text.substr(0, text.size() - rest.size())));
+      moves_.push_back(std::move(move));
+      text = rest;
+    }
+    return true;
+  }
+
+  // Without the half- and full-width spaces at its end.
+  static absl::string_view TrimSpaces(absl::string_view s) {
+    for (;;) {
+      absl::string_view trimmed = s;
+      if (absl::ConsumeSuffix(&trimmed, " ") || absl::ConsumeSuffix(&trimmed, "\t") ||
+          absl::ConsumeSuffix(&trimmed, "　")) {
+        s = trimmed;
+      } else {
+        return s;
+      }
+    }
   }
 
   bool ReadBoardLine(int number, absl::string_view text) {
@@ -220,9 +211,9 @@ class KifReader {
       char32_t mark = TakeCodePoint(text);
       char32_t piece = TakeCodePoint(text);
       if (piece == U'・') continue;
-      PieceType pt = PieceFromKanji(piece);
+      PieceType pt = PieceTypeFromKanji(piece);
       bool white = mark == U'v' || mark == U'V';
-      if (pt == kNoPieceType || !(white || IsSpace(mark) || mark == U'^')) {
+      if (pt == kNoPieceType || !(white || IsJapaneseSpace(mark) || mark == U'^')) {
         sink_.Error(number, absl::StrCat("KIF: board row ", rank + 1, ", column ", column + 1,
                                          ": expected a piece like ' 歩' or 'v歩', or ' ・'"));
         return false;
@@ -252,10 +243,10 @@ class KifReader {
     }
     while (!items.empty()) {
       absl::string_view item_start = items;
-      PieceType pt = PieceFromKanji(TakeCodePoint(items));
+      PieceType pt = PieceTypeFromKanji(TakeCodePoint(items));
       std::optional<int> count = TakeCount(items);
       if (pt == kNoPieceType || pt == kKing || IsPromoted(pt) || !count || *count < 1 ||
-          (!items.empty() && !IsSpace(PeekCodePoint(items)))) {
+          (!items.empty() && !IsJapaneseSpace(PeekCodePoint(items)))) {
         absl::string_view item = item_start.substr(0, item_start.find_first_of(" "));
         sink_.Error(number, absl::StrCat("KIF: bad hand item '", item,
                                          "' (expected a piece kanji and a count, like '歩十八')"));
@@ -281,7 +272,7 @@ class KifReader {
     absl::string_view move = text.substr(digits);
     SkipSpaces(move);
     char32_t first = PeekCodePoint(move);
-    if (first != U'同' && DigitValue(first) == 0) {
+    if (first != U'同' && JapaneseDigit(first) == 0) {
       stopped_ = true;  // 詰み, 投了, 中断 ... end the list
       return true;
     }
@@ -296,16 +287,16 @@ class KifReader {
       to_file = last_to_file_;
       to_rank = last_to_rank_;
     } else {
-      to_file = DigitValue(TakeCodePoint(move));
-      to_rank = DigitValue(TakeCodePoint(move));
+      to_file = JapaneseDigit(TakeCodePoint(move));
+      to_rank = JapaneseDigit(TakeCodePoint(move));
     }
     PieceType pt = kNoPieceType;
     if (PeekCodePoint(move) == U'成') {
       TakeCodePoint(move);
-      PieceType base = PieceFromKanji(TakeCodePoint(move));
+      PieceType base = PieceTypeFromKanji(TakeCodePoint(move));
       if (base == kLance || base == kKnight || base == kSilver) pt = Promote(base);
     } else {
-      pt = PieceFromKanji(TakeCodePoint(move));
+      pt = PieceTypeFromKanji(TakeCodePoint(move));
     }
     bool promote = false, drop = false;
     if (absl::ConsumePrefix(&move, "不成")) {
@@ -330,7 +321,9 @@ class KifReader {
       sink_.Error(number, absl::StrCat("KIF move: cannot read '", text.substr(digits), "'"));
       return false;
     }
-    std::string usi;
+    ListedMove listed;
+    listed.line = number;
+    std::string& usi = listed.usi;
     if (drop) {
       static constexpr char kLetters[] = " PLNSBRG";
       if (IsPromoted(pt) || pt == kKing) {
@@ -341,10 +334,10 @@ class KifReader {
     } else {
       usi = absl::StrCat(SquareUsi(from_file, from_rank), SquareUsi(to_file, to_rank),
                          promote ? "+" : "");
-      from_types_.push_back({int(moves_.size()), MakeSquare(from_file - 1, from_rank - 1), pt});
+      listed.from = MakeSquare(from_file - 1, from_rank - 1);
+      listed.named = pt;
     }
-    moves_.push_back(usi);
-    move_lines_.push_back(number);
+    moves_.push_back(std::move(listed));
     last_to_file_ = to_file;
     last_to_rank_ = to_rank;
     return true;
@@ -362,29 +355,30 @@ class KifReader {
     problem.sfen = *sfen;
     problem.notes = absl::StrJoin(notes_, "; ");
     if (!moves_.empty()) {
-      // Replay to check legality and that each named piece is the one on the origin square.
+      // Replay to check legality and that each named piece is the one on the origin square;
+      // KI2 moves are read here, against the position they are played in.
       Position pos = *Position::FromSfen(*sfen);
-      size_t next_from = 0;
       for (size_t i = 0; i < moves_.size(); ++i) {
-        absl::StatusOr<Move> move = pos.ParseUsiMove(moves_[i]);
+        const ListedMove& listed = moves_[i];
+        const bool japanese = !listed.japanese.empty();
+        absl::StatusOr<Move> move =
+            japanese ? ParseJapanese(pos, listed.japanese) : pos.ParseUsiMove(listed.usi);
         std::string problem_text;
         if (!move.ok()) {
           problem_text = std::string(move.status().message());
-        } else if (next_from < from_types_.size() && from_types_[next_from].index == int(i)) {
-          PieceType on_board = TypeOf(pos.piece_on(from_types_[next_from].from));
-          if (on_board != from_types_[next_from].type) {
-            problem_text = "the piece named is not the one on the origin square";
-          }
-          ++next_from;
+        } else if (listed.named != kNoPieceType &&
+                   TypeOf(pos.piece_on(listed.from)) != listed.named) {
+          problem_text = "the piece named is not the one on the origin square";
         }
         if (!problem_text.empty()) {
-          sink_.Error(move_lines_[i],
-                      absl::StrCat("KIF move ", i + 1, " (", moves_[i], "): ", problem_text));
+          sink_.Error(listed.line,
+                      absl::StrCat(japanese ? "KI2 move " : "KIF move ", i + 1, " (",
+                                   japanese ? listed.japanese : listed.usi, "): ", problem_text));
           return;
         }
+        problem.solution_usi.push_back(ToUsi(*move));
         pos.DoMove(*move);
       }
-      problem.solution_usi = moves_;
     }
     // A mate ends on the attacker's move, so only an odd-length list states a mate length.
     if (stated_length_) {
@@ -396,10 +390,14 @@ class KifReader {
     sink_.Add(std::move(problem));
   }
 
-  struct FromCheck {
-    int index;
-    Square from;
-    PieceType type;
+  // A move of the list: KIF ones are read to USI as they come, KI2 ones (Japanese notation)
+  // need the position they are played in, so they are read on replay.
+  struct ListedMove {
+    int line = 0;
+    std::string usi;          // KIF
+    Square from = kNoSquare;  // KIF: a board move's origin, and the piece named there
+    PieceType named = kNoPieceType;
+    std::string japanese;  // KI2
   };
 
   Sink& sink_;
@@ -407,9 +405,8 @@ class KifReader {
   int board_top_ = 0;
   int rows_ = 0;
   bool in_board_ = false, board_done_ = false, in_variation_ = false, stopped_ = false;
-  std::vector<std::string> moves_;
-  std::vector<int> move_lines_;
-  std::vector<FromCheck> from_types_;
+  std::vector<ListedMove> moves_;
+  bool side_stated_ = false;
   int last_to_file_ = 0, last_to_rank_ = 0;
   std::optional<int> stated_length_;
   std::vector<std::string> notes_;

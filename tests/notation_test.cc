@@ -1,10 +1,13 @@
 // Japanese move notation: squares, piece names, 同, 成/不成, 打 and the JSA disambiguators
 // (右/左/直, 上/寄/引) for both colours, and whole solution lines from 将棋図巧. Every expected
-// string was worked out by hand from the rules, not taken from the code.
+// string was worked out by hand from the rules, not taken from the code. Reading notation back
+// (ParseJapanese): every written move of those tests, every legal move along the Zuko lines and
+// in the perft positions, and the spellings others use.
 #include "core/notation.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "core/movegen.h"
 #include "core/position.h"
 
 namespace tsume {
@@ -54,11 +59,17 @@ Position FromUsi(const std::string& line) {
   return pos.ok() ? *pos : Position();
 }
 
-// The notation of the USI move `usi`, which must be legal in `pos`.
+// The notation of the USI move `usi`, which must be legal in `pos`; reading it back
+// (ParseJapanese) must give the same move.
 std::string Ja(const Position& pos, const std::string& usi) {
   absl::StatusOr<Move> m = pos.ParseUsiMove(usi);
   EXPECT_TRUE(m.ok()) << usi << " in " << pos.Sfen() << ": " << m.status();
-  return m.ok() ? ToJapanese(pos, *m) : "";
+  if (!m.ok()) return "";
+  std::string text = ToJapanese(pos, *m);
+  absl::StatusOr<Move> read = ParseJapanese(pos, text);
+  EXPECT_TRUE(read.ok() && *read == *m)
+      << text << " read as " << (read.ok() ? ToUsi(*read) : std::string(read.status().message()));
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,6 +491,108 @@ TEST(NotationTest, EveryZukouLineRendersOneTokenPerMoveWithAlternatingMarks) {
       EXPECT_GE(tokens[i].size(), 12u) << row[0] << " ply " << i + 1;
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading notation (KI2 records): ParseJapanese.
+
+// The USI of the move `text` names in `pos`, or the error's message.
+std::string Read(const Position& pos, const std::string& text) {
+  absl::StatusOr<Move> m = ParseJapanese(pos, text);
+  return m.ok() ? ToUsi(*m) : std::string(m.status().message());
+}
+
+// `text` with every `from` replaced by `to`.
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+TEST(NotationReadTest, ReadsBackWhatItWritesForEveryLegalMove) {
+  // Every position of every Zuko line (寿's 611 plies among them) and of the perft references:
+  // each legal move written, then read, is the same move; so are the spellings others use.
+  std::vector<Position> positions;
+  for (const auto& row : ZukouRows()) {
+    ASSERT_GE(row.size(), 4u);
+    Position pos = FromSfen(row[2]);
+    for (Move m : ParseLine(pos, row[3])) {
+      positions.push_back(pos);
+      pos.DoMove(m);
+    }
+  }
+  std::ifstream perft(TSUME_SOURCE_DIR "/problems/perft/perft.tsv");
+  for (std::string line; std::getline(perft, line);) {
+    std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    if (line.empty() || line[0] == '#' || fields.size() < 2) continue;
+    positions.push_back(FromSfen(fields[1]));
+  }
+  ASSERT_GT(positions.size(), 4000u);
+  int moves_read = 0, disambiguated = 0;
+  for (const Position& pos : positions) {
+    MoveList legal;
+    GenerateLegal(pos, legal);
+    for (Move m : legal) {
+      std::string text = ToJapanese(pos, m);
+      ASSERT_EQ(Read(pos, text), ToUsi(m)) << text << " in " << pos.Sfen();
+      // Without the mark, 同 without its space, the other names of pieces, 行 for 上.
+      std::string other = Replaced(Replaced(text.substr(strlen("▲")), "同　", "同"), "竜", "龍");
+      for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+               {"成銀", "全"}, {"成桂", "圭"}, {"成香", "杏"}, {"玉", "王"}, {"上", "行"}}) {
+        other = Replaced(other, from, to);
+      }
+      ASSERT_EQ(Read(pos, other), ToUsi(m)) << other << " in " << pos.Sfen();
+      ++moves_read;
+      if (absl::StrContains(text, "右") || absl::StrContains(text, "左") ||
+          absl::StrContains(text, "直") || absl::StrContains(text, "寄") ||
+          absl::StrContains(text, "引") || absl::StrContains(text, "上")) {
+        ++disambiguated;
+      }
+    }
+  }
+  EXPECT_GT(moves_read, 200000);
+  EXPECT_GT(disambiguated, 1500);  // the disambiguators are really exercised
+}
+
+TEST(NotationReadTest, DisambiguatorsAreNeededWhereSeveralPiecesFit) {
+  Position pos = FromUsi("startpos");
+  EXPECT_EQ(Read(pos, "▲７六歩"), "7g7f");
+  EXPECT_EQ(Read(pos, "▲7六歩"), "7g7f");
+  EXPECT_EQ(Read(pos, "76歩"), "7g7f");
+  EXPECT_EQ(Read(pos, "☗７六歩(77)"), "7g7f");
+  EXPECT_EQ(Read(pos, "▲５八金右"), "4i5h");
+  EXPECT_EQ(Read(pos, "▲５八金左"), "6i5h");
+  EXPECT_EQ(Read(pos, "▲５八金"), "ambiguous: 4i5h, 6i5h all fit it");
+  EXPECT_EQ(Read(pos, "▲５八金直"), "no legal move fits it");
+  EXPECT_EQ(Read(pos, "▲７六歩(78)"), "no legal move fits it");
+  EXPECT_EQ(Read(pos, "△３四歩"), "a move of White's (△), but Black is to move");
+  EXPECT_EQ(Read(pos, "▲同　歩"), "同 with no move before it");
+  EXPECT_EQ(Read(pos, "▲７六"), "expected a piece after the square, like 歩 or 成銀");
+  EXPECT_EQ(Read(pos, "▲歩"), "expected a square like ２四, or 同");
+  EXPECT_EQ(Read(pos, "▲７六歩ね"), "cannot read 'ね'");
+  EXPECT_EQ(Read(FromUsi("startpos moves 7g7f"), "△３四歩"), "3c3d");
+  EXPECT_EQ(Read(FromUsi("startpos moves 7g7f 3c3d 8h2b+"), "△同　銀"), "3a2b");
+  EXPECT_EQ(Read(FromUsi("startpos moves 7g7f 3c3d 8h2b+"), "△同銀"), "3a2b");
+}
+
+TEST(NotationReadTest, DropsAndPromotions) {
+  // Black: gold on 6c and one in hand, silver on 3c; White's king on 5a.
+  Position pos = FromSfen(Sfen({{"5a", "k"}, {"6c", "G"}, {"3c", "S"}, {"5i", "K"}}, 'b', "GP"));
+  EXPECT_EQ(Read(pos, "▲５二金"), "6c5b");  // a gold on the board can go there: no drop
+  EXPECT_EQ(Read(pos, "▲５二金打"), "G*5b");
+  EXPECT_EQ(Read(pos, "▲４二金"), "G*4b");  // none can: a drop without 打
+  EXPECT_EQ(Read(pos, "▲５五歩"), "P*5e");
+  EXPECT_EQ(Read(pos, "▲２二銀成"), "3c2b+");
+  EXPECT_EQ(Read(pos, "▲２二銀不成"), "3c2b");
+  EXPECT_EQ(Read(pos, "▲２二銀生"), "3c2b");
+  EXPECT_EQ(Read(pos, "▲２二銀"), "3c2b");
+  EXPECT_EQ(Read(pos, "▲４二銀打"), "no legal move fits it");  // no silver in hand
+  EXPECT_EQ(Read(pos, "▲５二金右打"), "a drop (打) with an origin or a disambiguator");
+  Position promoted = FromSfen(Sfen({{"5a", "k"}, {"3c", "+S"}, {"5i", "K"}}, 'b'));
+  EXPECT_EQ(Read(promoted, "▲４二成銀"), "3c4b");
+  EXPECT_EQ(Read(promoted, "▲４二全"), "3c4b");
+  EXPECT_EQ(Read(promoted, "▲４二銀"), "no legal move fits it");
 }
 
 }  // namespace

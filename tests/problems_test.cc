@@ -70,6 +70,7 @@ TEST(CollectionFormatTest, DetectsEachFixtureFormat) {
       {"practical.txt", CollectionFormat::kPractical},
       {"problems.tsv", CollectionFormat::kTsv},
       {"promotions_utf8.kif", CollectionFormat::kKif},
+      {"white_to_move.ki2", CollectionFormat::kKif},
       {"drop_and_recapture.csa", CollectionFormat::kCsa},
   };
   for (const auto& [file, format] : expected) {
@@ -91,6 +92,7 @@ TEST(CollectionFormatTest, AutoReadsTheSameAsTheForcedFormat) {
       {"problems.tsv", CollectionFormat::kTsv},
       {"promotions_utf8.kif", CollectionFormat::kKif},
       {"white_to_move_sjis.kif", CollectionFormat::kKif},
+      {"white_to_move.ki2", CollectionFormat::kKif},
       {"drop_and_recapture.csa", CollectionFormat::kCsa},
   };
   for (const auto& [file, format] : files) {
@@ -360,6 +362,62 @@ TEST(KifTest, BadDiagramsAreReportedWithTheirLine) {
   EXPECT_THAT(bad_move.errors[0].message, HasSubstr("S*5b"));
 }
 
+TEST(KifTest, ReadsKi2MovesAndTakesTheSideToMoveFromTheFirstMark) {
+  // The same problem as white_to_move_sjis.kif, with KI2 moves and no 後手番 line.
+  Collection c = ReadOk(Fixture("white_to_move.ki2"));
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  const Problem& p = c.problems[0];
+  EXPECT_EQ(p.sfen,
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 1");
+  EXPECT_THAT(p.solution_usi, ElementsAre("B*5g", "4h5h", "7i6i"));
+  EXPECT_EQ(p.expected_length, 3);
+
+  // promotions_utf8.kif's KIF move list written in KI2, several moves to a line.
+  std::string kif = Slurp(Fixture("promotions_utf8.kif"));
+  std::string ki2 = kif.substr(0, kif.find("手数----")) +
+                    "▲５二桂成　△同　玉\n▲４三角成　△４一玉　▲４二金打\nまで5手で詰み\n";
+  Collection promotions = ParseCollection(ki2, "p.ki2", CollectionFormat::kAuto);
+  ASSERT_THAT(promotions.problems, SizeIs(1)) << ErrorsText(promotions);
+  EXPECT_THAT(promotions.problems[0].solution_usi,
+              ElementsAre("4d5b+", "5a5b", "3b4c+", "5b4a", "G*4b"));
+  EXPECT_EQ(promotions.problems[0].sfen, ReadOk(Fixture("promotions_utf8.kif")).problems[0].sfen);
+  EXPECT_EQ(promotions.problems[0].expected_length, 5);
+
+  // 打 left out where no gold on the board can go; "まで" on the move's own line.
+  Collection drop = ParseCollection(KifBoard("金", "残り全部", "▲５二金 まで1手で詰み\n"), "d.ki2",
+                                    CollectionFormat::kKif);
+  ASSERT_THAT(drop.problems, SizeIs(1)) << ErrorsText(drop);
+  EXPECT_THAT(drop.problems[0].solution_usi, ElementsAre("G*5b"));
+  EXPECT_EQ(drop.problems[0].expected_length, 1);
+}
+
+TEST(KifTest, Ki2MovesThatDoNotFitAreReportedWithTheirLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"▲５二銀打\n", "KI2 move 1 (▲５二銀打): no legal move fits it"},
+      {"先手番\n△５二金\n", "KI2 move 1 (△５二金): a move of White's (△), but Black is to move"},
+      {"▲５二金打　△同　玉x\n", "KI2 move 2 (△同　玉x): cannot read 'x'"},
+      {"▲５二金打\n続く\n", ""},  // a line that is not a move after the list is no move
+  };
+  for (const auto& [moves, message] : cases) {
+    Collection c =
+        ParseCollection(KifBoard("金", "残り全部", moves), "e.ki2", CollectionFormat::kKif);
+    if (message.empty()) {
+      EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+      continue;
+    }
+    EXPECT_TRUE(c.problems.empty()) << moves;
+    ASSERT_THAT(c.errors, SizeIs(1)) << moves;
+    EXPECT_EQ(c.errors[0].message, message);
+    // The line of the move at fault (the diagram takes lines 1-14).
+    EXPECT_EQ(c.errors[0].source, absl::StrContains(moves, "先手番") ? "e.ki2:16" : "e.ki2:15");
+  }
+  Collection stray = ParseCollection(KifBoard("金", "残り全部", "▲５二金打　同　玉\n"), "f.ki2",
+                                     CollectionFormat::kKif);
+  ASSERT_THAT(stray.errors, SizeIs(1));
+  EXPECT_EQ(stray.errors[0].message, "KI2 move 1 (▲５二金打　同　玉): cannot read '同　玉'");
+}
+
 TEST(KifTest, NumbersPastAnyProblemAreErrorsNotOverflows) {
   // Named on the hand's line, as written.
   for (const char* items : {"歩99999999999", "歩2147483647　歩2147483647", "金　歩十　歩九"}) {
@@ -530,8 +588,11 @@ Collection ReadWritten(const std::string& name, const std::string& text) {
 
 TEST(DecodeTest, AnUnrecognisedFileIsReadAsItsExtensionSays) {
   // The garbled line's error, read from a file of each name.
-  for (const auto& [name, says_sfen] : std::vector<std::pair<std::string, bool>>{
-           {"garbled.CSA", false}, {"garbled.kif", false}, {"garbled.txt", true}}) {
+  for (const auto& [name, says_sfen] :
+       std::vector<std::pair<std::string, bool>>{{"garbled.CSA", false},
+                                                 {"garbled.kif", false},
+                                                 {"garbled.ki2", false},
+                                                 {"garbled.txt", true}}) {
     Collection c = ReadWritten(name, "garbage\n");
     ASSERT_THAT(c.errors, SizeIs(1)) << name;
     EXPECT_EQ(absl::StrContains(c.errors[0].message, "SFEN"), says_sfen) << c.errors[0].message;
@@ -550,8 +611,9 @@ TEST(DecodeTest, AnUnrecognisedFileIsReadAsItsExtensionSays) {
 // line, and never crashes (a 300,000-edit run under ASan/UBSan found nothing either).
 TEST(ReaderRobustnessTest, RandomlyEditedInputsGiveProblemsOrOneLineErrors) {
   std::vector<std::string> seeds;
-  for (const char* name : {"drop_and_recapture.csa", "practical.txt", "problems.tsv",
-                           "promotions_utf8.kif", "sfen_lines.txt", "white_to_move_sjis.kif"}) {
+  for (const char* name :
+       {"drop_and_recapture.csa", "practical.txt", "problems.tsv", "promotions_utf8.kif",
+        "sfen_lines.txt", "white_to_move_sjis.kif", "white_to_move.ki2"}) {
     seeds.push_back(Slurp(Fixture(name)));
     ASSERT_FALSE(seeds.back().empty()) << name;
   }
