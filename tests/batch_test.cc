@@ -439,6 +439,53 @@ TEST(BatchTest, TwoJobsGiveTheSameAnswersAsOne) {
   }
 }
 
+TEST(BatchTest, VerifyFlagVerifiesAndSplitsIntoShardsAsBatchDoes) {
+  // `batch --verify` is `verify`: the same lines, verdict by verdict.
+  std::ostringstream verify_out, verify_err;
+  // Exit status 1: the file's no-mate problems are not mates, as composed problems.
+  ASSERT_EQ(RunVerify({"--hash-mb", "16", "--json", Fixture("stated.tsv")}, verify_out, verify_err),
+            kExitMismatch)
+      << verify_err.str();
+  std::vector<ordered_json> verified = ParseLines(verify_out.str());
+  ASSERT_EQ(verified.size(), 5u);
+  CommandRun all = RunCommand({"--verify", "--rules", "tsume", "--json", Fixture("stated.tsv")});
+  EXPECT_EQ(all.exit_code, kExitMismatch) << all.err;
+  std::vector<ordered_json> lines = ParseLines(all.out);
+  ASSERT_EQ(lines.size(), verified.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i]["id"], verified[i]["id"]);
+    EXPECT_EQ(lines[i]["verdict"], verified[i]["verdict"]) << lines[i]["id"];
+    EXPECT_EQ(lines[i]["length"], verified[i]["length"]) << lines[i]["id"];
+  }
+  // Its shards take problems k-1, k+1, ... as batch's do, each problem once.
+  std::multiset<std::string> seen;
+  for (int k = 1; k <= 2; ++k) {
+    std::string shard = std::to_string(k) + "/2";
+    CommandRun run = RunCommand({"--verify", "--json", "--shard", shard, Fixture("stated.tsv")});
+    EXPECT_NE(run.exit_code, kExitUsage) << run.err;
+    for (const ordered_json& line : ParseLines(run.out)) {
+      seen.insert(line["id"]);
+      size_t index = 0;
+      while (index < verified.size() && verified[index]["id"] != line["id"]) ++index;
+      EXPECT_EQ(int(index % 2), k - 1) << line["id"];
+    }
+  }
+  std::multiset<std::string> expected;
+  for (const ordered_json& line : verified) expected.insert(line["id"]);
+  EXPECT_EQ(seen, expected);
+
+  CommandRun game = RunCommand({"--rules", "game", "--verify", Fixture("stated.tsv")});
+  EXPECT_EQ(game.exit_code, kExitUsage);
+  EXPECT_THAT(game.err, HasSubstr("--verify checks composed problems under tsume rules"));
+  CommandRun bad_shard = RunCommand({"--verify", "--shard", "3/2", Fixture("stated.tsv")});
+  EXPECT_EQ(bad_shard.exit_code, kExitUsage);
+  EXPECT_THAT(bad_shard.err, HasSubstr("tsume verify: flag --shard"));
+  // After "--" every argument is a file, "--verify" too.
+  CommandRun file = RunCommand({"--", "--verify"});
+  EXPECT_EQ(file.exit_code, kExitUsage);
+  EXPECT_THAT(file.err, HasSubstr("tsume batch: --verify"));
+}
+
 TEST(BatchTest, UsageErrors) {
   EXPECT_EQ(RunCommand({"--shard", "0/3", Fixture("stated.tsv")}).exit_code, kExitUsage);
   EXPECT_EQ(RunCommand({"--shard", "4/3", Fixture("stated.tsv")}).exit_code, kExitUsage);

@@ -29,7 +29,8 @@ namespace {
 
 constexpr char kVerifyHelp[] =
     "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
-    "                    [--jobs N] [--format F] [--out FILE] [--resume] (SFEN | FILE...)\n"
+    "                    [--jobs N] [--format F] [--out FILE] [--resume] [--shard K/N]\n"
+    "                    (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
@@ -47,6 +48,8 @@ constexpr char kVerifyHelp[] =
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n"
+    "  --shard K/N only problems K-1, K-1+N, K-1+2N, ... of the inputs, as batch takes\n"
+    "              them (bad lines are reported by every shard)\n"
     "Exit status: 0 when no problem is flawed or not a mate (unknown ones, which the\n"
     "summary counts, included), 1 when some is, 2 on bad usage or input (bad lines are\n"
     "reported as FILE:LINE and skipped, the rest verified), 130 after Ctrl-C.\n";
@@ -136,6 +139,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   value_flags.insert("out");
   value_flags.insert("total-time-ms");
   value_flags.insert("jobs");
+  value_flags.insert("shard");
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
@@ -166,11 +170,29 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         << " MB leaves less than 1 MB for each of the " << *jobs_flag << " jobs\n";
     return kExitUsage;
   }
+  int shard_index = 1, shard_count = 1;
+  if (parsed->Has("shard")) {
+    if (absl::Status s = ParseShard(parsed->Get("shard"), &shard_index, &shard_count); !s.ok()) {
+      err << "tsume verify: " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
   absl::StatusOr<std::vector<InputProblem>> problems =
       ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
   if (!problems.ok()) {
     err << "tsume verify: " << problems.status().message() << "\n";
     return kExitUsage;
+  }
+  if (shard_count > 1) {
+    // The same split as batch's: the problems read, counted without the bad lines.
+    std::vector<InputProblem> selected;
+    int read = 0;
+    for (InputProblem& problem : *problems) {
+      if (!problem.position.ok() || read++ % shard_count == shard_index - 1) {
+        selected.push_back(std::move(problem));
+      }
+    }
+    *problems = std::move(selected);
   }
   bool json = parsed->Has("json");
   // Results kept in a file, as batch does: each written when known, so a long run stopped
