@@ -17,6 +17,7 @@
 #include "core/position.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/report.h"
 
 namespace tsume {
 namespace {
@@ -473,6 +474,27 @@ TEST(BatchTest, VerifyFlagVerifiesAndSplitsIntoShardsAsBatchDoes) {
   std::multiset<std::string> expected;
   for (const ordered_json& line : verified) expected.insert(line["id"]);
   EXPECT_EQ(seen, expected);
+
+  // The shards' results files, put together, make the whole run's report.
+  std::string merged;
+  for (int k = 1; k <= 2; ++k) {
+    std::string path = TempPath("shard" + std::to_string(k) + ".jsonl");
+    CommandRun run = RunCommand(
+        {"--verify", "--out", path, "--shard", std::to_string(k) + "/2", Fixture("stated.tsv")});
+    EXPECT_NE(run.exit_code, kExitUsage) << run.err;
+    merged += ReadFile(path);
+    std::filesystem::remove(path);
+  }
+  std::istringstream merged_in(merged);
+  RunResults run = ParseResults(merged_in, "merged.jsonl");
+  EXPECT_TRUE(run.bad_lines.empty());
+  EXPECT_EQ(run.problems.size(), verified.size());
+  ASSERT_EQ(Summarize(run).verdicts.size(), 4u);
+  std::map<std::string, int> expected_verdicts;
+  for (const ordered_json& line : verified) ++expected_verdicts[line["verdict"]];
+  for (const auto& [verdict, count] : Summarize(run).verdicts) {
+    EXPECT_EQ(count, expected_verdicts[verdict]) << verdict;
+  }
 
   CommandRun game = RunCommand({"--rules", "game", "--verify", Fixture("stated.tsv")});
   EXPECT_EQ(game.exit_code, kExitUsage);

@@ -418,6 +418,85 @@ TEST(ReportSummaryTest, NodeSplitSumsTheMatesStages) {
   EXPECT_THAT(RenderHtml(Load("results.jsonl"), nullptr), Not(HasSubstr("nodes of the")));
 }
 
+// verify's result lines (as `tsume verify --out` writes them, fields cut to those read).
+constexpr char kVerifyLines[] =
+    R"({"id":"sound","source":"v.tsv:2","verdict":"sound","length":5,"length_exact":true,)"
+    R"("stated_length":5,"flaws":[],"notes":[],"nodes":1000,"time_ms":2,"solve_nodes":400,)"
+    R"("first_mate":{"length":7,"nodes":100},"exact_passes":[)"
+    R"({"within":5,"result":"mate","length":5,"nodes":100},)"
+    R"({"within":3,"result":"nomate","nodes":100}]})"
+    "\n"
+    R"({"id":"flawed","source":"v.tsv:3","verdict":"flawed","length":7,"length_exact":true,)"
+    R"("stated_length":7,"flaws":[{"kind":"alternative_mate","ply":1},)"
+    R"({"kind":"alternative_mate","ply":3},{"kind":"pieces_left","ply":7}],"nodes":50,)"
+    R"("time_ms":1,"solve_nodes":40})"
+    "\n"
+    R"({"id":"short","source":"v.tsv:4","verdict":"flawed","length":3,"length_exact":true,)"
+    R"("stated_length":5,"flaws":[{"kind":"shorter_mate","ply":0}],"nodes":10,"time_ms":1,)"
+    R"("solve_nodes":10})"
+    "\n"
+    R"({"id":"none","source":"v.tsv:5","verdict":"not a mate","length":0,"stated_length":9,)"
+    R"("flaws":[],"nodes":30,"time_ms":1,"solve_nodes":30})"
+    "\n"
+    R"({"id":"cut","source":"v.tsv:6","verdict":"unknown","length":0,"stated_length":9,)"
+    R"("no_mate_within":5,"flaws":[],"nodes":9000,"time_ms":30,"solve_nodes":9000})"
+    "\n";
+
+TEST(ReportVerifyTest, VerdictsAreResultsAndAreCounted) {
+  std::istringstream in(kVerifyLines);
+  RunResults run = ParseResults(in, "verify.jsonl");
+  ASSERT_TRUE(run.bad_lines.empty()) << run.bad_lines[0];
+  ASSERT_EQ(run.problems.size(), 5u);
+  EXPECT_EQ(run.problems[0].result, Outcome::kMate);
+  EXPECT_EQ(run.problems[0].expected_length, 5);
+  EXPECT_THAT(run.problems[1].flaw_kinds, ElementsAre("alternative_mate", "pieces_left"));
+  EXPECT_EQ(run.problems[3].result, Outcome::kNoMate);
+  EXPECT_EQ(run.problems[4].result, Outcome::kUnknown);
+
+  Summary summary = Summarize(run);
+  const SummaryRow* all = FindRow(summary, "all");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->count, 5);
+  EXPECT_EQ(all->solved, 3);
+  EXPECT_EQ(all->matches, 2);  // sound and flawed have their stated lengths
+  EXPECT_EQ(all->wrong, 2);    // a mate in 3 stated 5, no mate stated 9
+  EXPECT_EQ(all->unknown, 1);
+  EXPECT_EQ(summary.verdicts, (std::vector<std::pair<std::string, int>>{
+                                  {"sound", 1}, {"flawed", 2}, {"not a mate", 1}, {"unknown", 1}}));
+  // Problems with each kind, most first (a problem with two 余詰 counts once).
+  EXPECT_EQ(summary.flaw_kinds,
+            (std::vector<std::pair<std::string, int>>{
+                {"alternative_mate", 1}, {"pieces_left", 1}, {"shorter_mate", 1}}));
+  std::string text = FormatSummaryText(summary);
+  EXPECT_THAT(text,
+              HasSubstr("verdicts: sound 1, flawed 2, not a mate 1, unknown 1; problems "
+                        "with each flaw: alternative_mate 1, pieces_left 1, shorter_mate 1\n"));
+  // The node split is the solves': 300 of the first line's 400 solve nodes.
+  EXPECT_EQ(summary.split_problems, 1);
+  EXPECT_EQ(summary.split_nodes, 400);
+  EXPECT_THAT(text, HasSubstr("first mate 25.0%, passes to shorter mates 25.0%, passes finding "
+                              "none 25.0%, reading lines out 25.0%"));
+  nlohmann::json j = VerdictsToJson(summary);
+  EXPECT_EQ(j["verdicts"]["flawed"], 2);
+  EXPECT_EQ(j["flaws"]["shorter_mate"], 1);
+  EXPECT_THAT(RenderHtml(run, nullptr), HasSubstr("<p class=\"verdicts\">verdicts: sound 1"));
+
+  // batch's lines have no verdicts, and say none.
+  Summary batch = Summarize(Load("results.jsonl"));
+  EXPECT_TRUE(batch.verdicts.empty());
+  EXPECT_TRUE(VerdictsToJson(batch).is_null());
+  EXPECT_THAT(FormatSummaryText(batch), Not(HasSubstr("verdicts")));
+
+  for (const char* bad :
+       {R"({"id":"a","verdict":"great","length":1,"time_ms":1})",
+        R"({"id":"a","verdict":"sound","length":1,"time_ms":1,"flaws":[{"ply":1}]})",
+        R"({"id":"a","verdict":"sound","length":1,"time_ms":1,"flaws":{}})",
+        R"({"id":"a","verdict":"sound","length":1,"time_ms":1,"stated_length":"x"})"}) {
+    absl::StatusOr<ProblemResult> parsed = ParseResultLine(bad);
+    EXPECT_FALSE(parsed.ok()) << bad;
+  }
+}
+
 TEST(ReportLoadTest, UnreadableFileIsAnError) {
   absl::StatusOr<RunResults> run = LoadResults(Fixture("no-such-file.jsonl"));
   ASSERT_FALSE(run.ok());

@@ -42,6 +42,8 @@ absl::Status ReadString(const json& j, const std::string& name, bool required, s
 // Bounds on what one result may claim, far past any real run (2^50 nodes are 18 years at 2M
 // nodes/s; 10^12 ms are 31 years), so that sums, rates and plots stay finite numbers.
 constexpr int64_t kMaxNodes = int64_t(1) << 50;
+// verify's verdicts, in the order the summary counts them.
+const std::vector<std::string> kVerdicts = {"sound", "flawed", "not a mate", "unknown"};
 constexpr double kMaxTimeMs = 1e12;
 
 // a + b, held at INT64_MAX rather than overflowing (both non-negative).
@@ -124,6 +126,21 @@ std::string NodeSplitSentence(const Summary& summary) {
       "none %.1f%%, reading lines out %.1f%%",
       summary.split_problems, 100 * s.first_mate / total, 100 * s.shorter / total,
       100 * s.no_shorter / total, 100 * rest / total);
+}
+
+// verify's verdicts and the kinds of flaws, as one line (empty when no line is verify's).
+std::string VerdictSentence(const Summary& summary) {
+  if (summary.verdicts.empty()) return "";
+  std::vector<std::string> verdicts, flaws;
+  for (const auto& [verdict, count] : summary.verdicts) {
+    verdicts.push_back(absl::StrCat(verdict, " ", count));
+  }
+  for (const auto& [kind, count] : summary.flaw_kinds)
+    flaws.push_back(absl::StrCat(kind, " ", count));
+  std::string out = absl::StrCat("verdicts: ", absl::StrJoin(verdicts, ", "));
+  if (!flaws.empty())
+    absl::StrAppend(&out, "; problems with each flaw: ", absl::StrJoin(flaws, ", "));
+  return out;
 }
 
 double Median(const std::vector<double>& sorted) {
@@ -487,6 +504,9 @@ void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
   if (std::string split = NodeSplitSentence(summary); !split.empty()) {
     s << "<p class=\"split\">" << Escape(split) << "</p>\n";
   }
+  if (std::string verdicts = VerdictSentence(summary); !verdicts.empty()) {
+    s << "<p class=\"verdicts\">" << Escape(verdicts) << "</p>\n";
+  }
 }
 
 void HtmlKeyList(std::ostringstream& s, const std::string& title,
@@ -574,8 +594,40 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
     r.expected = expected;
   }
 
+  // verify's lines: the verdict stands for the result, and the stated length is named so.
+  if (absl::Status s = ReadString(j, "verdict", false, &r.verdict); !s.ok()) return s;
+  if (!r.verdict.empty()) {
+    if (std::find(kVerdicts.begin(), kVerdicts.end(), r.verdict) == kVerdicts.end()) {
+      return FieldError(
+          "verdict", "must be sound, flawed, not a mate or unknown, got " + QuotedValue(r.verdict));
+    }
+    v.reset();
+    if (absl::Status s = ReadInt(j, "stated_length", 1, 1000000, &v); !s.ok()) return s;
+    if (v) r.expected_length = int(*v);
+    if (auto it = j.find("flaws"); it != j.end() && !it->is_null()) {
+      if (!it->is_array()) return FieldError("flaws", "expected an array of objects");
+      for (const json& flaw : *it) {
+        auto kind = flaw.is_object() ? flaw.find("kind") : flaw.end();
+        if (kind == flaw.end() || !kind->is_string()) {
+          return FieldError("flaws", "expected objects with a \"kind\" string");
+        }
+        if (std::find(r.flaw_kinds.begin(), r.flaw_kinds.end(), kind->get<std::string>()) ==
+            r.flaw_kinds.end()) {
+          r.flaw_kinds.push_back(kind->get<std::string>());
+        }
+      }
+    }
+  }
   std::string result;
-  if (absl::Status s = ReadString(j, "result", true, &result); !s.ok()) return s;
+  if (absl::Status s = ReadString(j, "result", r.verdict.empty(), &result); !s.ok()) return s;
+  if (result.empty()) {
+    // A verdict with a length has a mate (proven shortest or not); "not a mate" is proven.
+    int64_t length = 0;
+    if (auto it = j.find("length"); it != j.end() && it->is_number_integer()) {
+      length = it->get<int64_t>();
+    }
+    result = r.verdict == "not a mate" ? "nomate" : length > 0 ? "mate" : "unknown";
+  }
   if (result == "mate") {
     r.result = Outcome::kMate;
   } else if (result == "nomate") {
@@ -630,9 +682,16 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   if (absl::Status s = ReadString(j, "limit", false, &r.limit); !s.ok()) return s;
   if (absl::Status s = ReadString(j, "error", false, &r.error); !s.ok()) return s;
   if (absl::Status s = ReadNodeSplit(j, r); !s.ok()) return s;
+  // The split is the solve's: verify's lines count their other searches in "nodes" too.
+  r.solve_nodes = r.nodes;
+  if (!r.verdict.empty()) {
+    v.reset();
+    if (absl::Status s = ReadInt(j, "solve_nodes", 0, kMaxNodes, &v); !s.ok()) return s;
+    r.solve_nodes = v.value_or(0);
+  }
   if (r.split && SaturatingSum(SaturatingSum(r.split->first_mate, r.split->shorter),
-                               r.split->no_shorter) > r.nodes) {
-    return FieldError("first_mate", "with exact_passes, more nodes than the line's nodes");
+                               r.split->no_shorter) > r.solve_nodes) {
+    return FieldError("first_mate", "with exact_passes, more nodes than the solve's nodes");
   }
   return r;
 }
@@ -714,10 +773,23 @@ Summary Summarize(const RunResults& run) {
   }
   if (!unstated.empty()) summary.rows.push_back(MakeRow("none", unstated));
   summary.rows.push_back(MakeRow("all", all));
+  std::map<std::string, int> verdicts, flaw_kinds;
+  for (const ProblemResult& p : run.problems) {
+    if (p.verdict.empty()) continue;
+    ++verdicts[p.verdict];
+    for (const std::string& kind : p.flaw_kinds) ++flaw_kinds[kind];
+  }
+  if (!verdicts.empty()) {
+    for (const std::string& verdict : kVerdicts)
+      summary.verdicts.push_back({verdict, verdicts[verdict]});
+    summary.flaw_kinds.assign(flaw_kinds.begin(), flaw_kinds.end());
+    std::stable_sort(summary.flaw_kinds.begin(), summary.flaw_kinds.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+  }
   for (const ProblemResult& p : run.problems) {
     if (!p.split) continue;
     ++summary.split_problems;
-    summary.split_nodes = SaturatingSum(summary.split_nodes, p.nodes);
+    summary.split_nodes = SaturatingSum(summary.split_nodes, p.solve_nodes);
     summary.split.first_mate = SaturatingSum(summary.split.first_mate, p.split->first_mate);
     summary.split.shorter = SaturatingSum(summary.split.shorter, p.split->shorter);
     summary.split.no_shorter = SaturatingSum(summary.split.no_shorter, p.split->no_shorter);
@@ -745,6 +817,9 @@ std::string FormatSummaryText(const Summary& summary) {
   if (std::string split = NodeSplitSentence(summary); !split.empty()) {
     absl::StrAppend(&out, split, "\n");
   }
+  if (std::string verdicts = VerdictSentence(summary); !verdicts.empty()) {
+    absl::StrAppend(&out, verdicts, "\n");
+  }
   return out;
 }
 
@@ -768,6 +843,14 @@ json SummaryToJson(const Summary& summary) {
                     {"nps", r.nodes_per_second}});
   }
   return rows;
+}
+
+json VerdictsToJson(const Summary& summary) {
+  if (summary.verdicts.empty()) return nullptr;
+  json verdicts = json::object(), flaws = json::object();
+  for (const auto& [verdict, count] : summary.verdicts) verdicts[verdict] = count;
+  for (const auto& [kind, count] : summary.flaw_kinds) flaws[kind] = count;
+  return {{"verdicts", verdicts}, {"flaws", flaws}};
 }
 
 json NodeSplitToJson(const Summary& summary) {

@@ -1,6 +1,8 @@
 // `tsume report`: reads batch results (JSONL, one object per problem), summarises them by stated
 // mate length, compares two runs and renders a self-contained HTML page with plots. The logic is
-// a library so tests can drive it without a process.
+// a library so tests can drive it without a process. `verify`'s results are read as well: their
+// verdict gives the result (a mate when it has a length), and the summary counts the verdicts
+// and the kinds of flaws.
 //
 // Definitions used throughout:
 //  - a problem "states" a mate when expected_length is set or expected is "mate", and states no
@@ -19,6 +21,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -57,6 +60,11 @@ struct ProblemResult {
   std::string error;
   int line = 0;                    // line in the results file, 1-based
   std::optional<NodeSplit> split;  // for a mate, when the line records its first mate
+  int64_t solve_nodes = 0;         // the solve's part of `nodes` (verify's lines: solve_nodes)
+  // A line of `verify`'s: its verdict (sound, flawed, not a mate, unknown), and the kinds of
+  // its flaws, each once. Empty for batch's lines.
+  std::string verdict;
+  std::vector<std::string> flaw_kinds;
 };
 
 struct RunResults {
@@ -106,6 +114,10 @@ struct Summary {
   int split_problems = 0;
   int64_t split_nodes = 0;
   NodeSplit split;
+  // Over verify's lines: how many have each verdict (all four, in that order), and how many
+  // problems have each kind of flaw (most first). Empty when no line is verify's.
+  std::vector<std::pair<std::string, int>> verdicts;
+  std::vector<std::pair<std::string, int>> flaw_kinds;
 };
 
 Summary Summarize(const RunResults& run);
@@ -114,6 +126,8 @@ std::string FormatSummaryText(const Summary& summary);
 nlohmann::json SummaryToJson(const Summary& summary);  // the table's rows
 // {problems, nodes, first_mate, shorter_passes, no_shorter_passes}; null when no mate records it.
 nlohmann::json NodeSplitToJson(const Summary& summary);
+// {verdicts: {sound: N, ...}, flaws: {kind: N, ...}}; null when no line is verify's.
+nlohmann::json VerdictsToJson(const Summary& summary);
 
 // A problem whose found mate length differs between the runs.
 struct LengthChange {

@@ -77,7 +77,8 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err) {
                             {"problems", run.problems.size()},
                             {"bad_lines", run.bad_lines.size()},
                             {"summary", SummaryToJson(summary)},
-                            {"node_split", NodeSplitToJson(summary)}};
+                            {"node_split", NodeSplitToJson(summary)},
+                            {"verify", VerdictsToJson(summary)}};
     };
     nlohmann::json j = {{"results", run_json(results)}};
     if (baseline) {
