@@ -175,6 +175,27 @@ TEST(ReportClassifyTest, MatchAndWrong) {
   r.no_mate_within = 3;  // one at it does
   EXPECT_TRUE(IsWrong(r));
 
+  // A mate the limits left unproven shortest, as batch judges it: only a bound from above.
+  ProblemResult bound;
+  bound.expected_length = 9;
+  bound.result = Outcome::kMate;
+  bound.length = 13;
+  EXPECT_TRUE(IsWrong(bound));  // proven shortest (or not said otherwise): another length
+  bound.length_exact = false;
+  EXPECT_FALSE(IsWrong(bound));  // the mate in 9 may still be there
+  EXPECT_FALSE(IsMatch(bound));
+  bound.length = 7;
+  EXPECT_TRUE(IsWrong(bound));  // shorter than stated, whatever the passes left
+  absl::StatusOr<ProblemResult> parsed = ParseResultLine(
+      R"({"id":"a","expected_length":9,"result":"mate","length":13,"length_exact":false,)"
+      R"("time_ms":1})");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_FALSE(parsed->length_exact);
+  EXPECT_FALSE(IsWrong(*parsed));
+  EXPECT_FALSE(
+      ParseResultLine(R"({"id":"a","result":"mate","length":13,"length_exact":1,"time_ms":1})")
+          .ok());
+
   ProblemResult nomate;
   nomate.expected = "nomate";
   nomate.result = Outcome::kMate;

@@ -550,13 +550,16 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   RunResults summary_input;
   summary_input.path = options.out_path.empty() ? "batch" : options.out_path;
   std::vector<std::string> wrong;
-  int unproven_longer = 0;  // counted wrong by the report's rule, not by JudgeResult
+  int unproven_longer = 0;  // mates longer than stated, not proven shortest: not wrong
   for (const ordered_json& line : run.lines()) {
     absl::StatusOr<ProblemResult> parsed = ParseResultLine(JsonLine(line));
     bool judged_wrong = JudgeResult(line).wrong;
     if (judged_wrong) wrong.push_back(DescribeWrong(line));
     if (parsed.ok()) {
-      if (IsWrong(*parsed) && !judged_wrong) ++unproven_longer;
+      if (parsed->result == Outcome::kMate && !parsed->length_exact && parsed->expected_length &&
+          parsed->length > *parsed->expected_length) {
+        ++unproven_longer;
+      }
       summary_input.problems.push_back(*std::move(parsed));
     }
   }
@@ -583,9 +586,9 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
         int(problems.size()), run.new_results(), int(kept.size()), input_errors, tally.wrong,
         tally.unknown);
     if (unproven_longer > 0) {
-      summary_out << "note: the table's wrong column includes " << unproven_longer
-                  << " mate(s) longer than stated whose length was not proven shortest (a "
-                     "limit was reached); they do not count as wrong here\n";
+      summary_out << "note: " << unproven_longer
+                  << " mate(s) longer than stated were not proven shortest (a limit was "
+                     "reached): neither matches nor wrong\n";
     }
     for (size_t i = 0; i < wrong.size() && i < size_t(kMaxWrongListed); ++i) {
       summary_out << "wrong: " << wrong[i] << "\n";

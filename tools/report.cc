@@ -649,6 +649,10 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
     r.length = int(*v);
   }
 
+  if (auto it = j.find("length_exact"); it != j.end() && !it->is_null()) {
+    if (!it->is_boolean()) return FieldError("length_exact", "expected true, false or null");
+    r.length_exact = it->get<bool>();
+  }
   v.reset();
   if (absl::Status s = ReadInt(j, "no_mate_within", 0, 1000000, &v); !s.ok()) return s;
   r.no_mate_within = int(v.value_or(0));
@@ -751,7 +755,9 @@ bool IsWrong(const ProblemResult& r) {
   if (r.result == Outcome::kNoMate) return true;
   // Proven: no mate within the stated length (whatever the limits left).
   if (r.expected_length && r.no_mate_within >= *r.expected_length) return true;
-  return r.result == Outcome::kMate && r.expected_length && r.length != *r.expected_length;
+  // A mate not proven shortest bounds the length from above only.
+  return r.result == Outcome::kMate && r.expected_length &&
+         (r.length < *r.expected_length || (r.length_exact && r.length != *r.expected_length));
 }
 
 // --- Summary -------------------------------------------------------------------------------

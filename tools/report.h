@@ -10,8 +10,10 @@
 //  - "match": the result agrees with the statement (mate of the stated length, any mate when only
 //    "mate" was stated, nomate when nomate was stated);
 //  - "wrong": a definite answer that contradicts the statement (mate of another length, nomate
-//    where a mate was stated, mate where nomate was stated). "unknown" and "error" results are
-//    neither matches nor wrong;
+//    where a mate was stated, mate where nomate was stated), judged as batch judges it: a mate
+//    not proven shortest is wrong only when shorter than the stated length, and a proven
+//    "no mate within N" of N or more is wrong. "unknown" and "error" results are neither
+//    matches nor wrong;
 //  - time figures cover every problem of the row except "error" results (an error usually means
 //    the problem never ran, and its time would skew the figures).
 #ifndef TSUME_TOOLS_REPORT_H_
@@ -49,7 +51,10 @@ struct ProblemResult {
   std::optional<int> expected_length;
   std::optional<std::string> expected;  // "mate" or "nomate"
   Outcome result = Outcome::kUnknown;
-  int length = 0;             // plies, 0 unless kMate
+  int length = 0;  // plies, 0 unless kMate
+  // False when the line says so: the limits stopped the passes, and the length is only the
+  // found mate's bound (a line without the field is taken as exact).
+  bool length_exact = true;
   std::optional<bool> match;  // as written by the batch; the report computes its own
   int no_mate_within = 0;     // a proven lower bound of the length (0: none, or not written)
   int64_t nodes = 0;
