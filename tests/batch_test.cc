@@ -562,6 +562,47 @@ TEST(JudgeResultTest, StatedLength) {
   EXPECT_FALSE(stated(bounded(Line("mate", 7, true), 5)).wrong);
 }
 
+// report's table (IsMatch, IsWrong) judges every kind of statement and result as batch's
+// summary (JudgeResult) does: the two used to disagree on mates not proven shortest.
+TEST(JudgeResultTest, ReportJudgesEveryLineAsBatchDoes) {
+  std::vector<ordered_json> statements = {{{"expected_length", 5}, {"expected", "mate"}},
+                                          {{"expected", "mate"}},
+                                          {{"expected", "nomate"}},
+                                          {{"nomate_within", 5}},
+                                          ordered_json::object()};
+  std::vector<ordered_json> results;
+  for (int length : {3, 5, 7}) {
+    for (bool exact : {true, false}) {
+      for (int bound : {0, 1, 3}) {
+        if (bound >= length || (exact && bound != length - 2 && bound != 0)) continue;
+        results.push_back({{"result", "mate"},
+                           {"length", length},
+                           {"length_exact", exact},
+                           {"no_mate_within", bound}});
+      }
+    }
+  }
+  results.push_back({{"result", "nomate"}, {"length", 0}});
+  for (int bound : {0, 3, 5, 7}) {
+    results.push_back({{"result", "unknown"}, {"length", 0}, {"no_mate_within", bound}});
+  }
+  int judged = 0;
+  for (const ordered_json& statement : statements) {
+    for (const ordered_json& result : results) {
+      ordered_json line = {{"id", "p"}, {"time_ms", 1}};
+      line.update(statement);
+      line.update(result);
+      StatementCheck batch = JudgeResult(line);
+      absl::StatusOr<ProblemResult> parsed = ParseResultLine(line.dump());
+      ASSERT_TRUE(parsed.ok()) << parsed.status() << " " << line.dump();
+      EXPECT_EQ(IsMatch(*parsed), batch.match.value_or(false)) << line.dump();
+      EXPECT_EQ(IsWrong(*parsed), batch.wrong) << line.dump();
+      ++judged;
+    }
+  }
+  EXPECT_EQ(judged, 5 * 18);
+}
+
 TEST(JudgeResultTest, NoMateStatements) {
   ordered_json nomate = Line("nomate", 0, false);
   nomate["expected"] = "nomate";

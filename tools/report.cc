@@ -584,6 +584,9 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   std::optional<int64_t> v;
   if (absl::Status s = ReadInt(j, "expected_length", 1, 1000000, &v); !s.ok()) return s;
   if (v) r.expected_length = int(*v);
+  v.reset();
+  if (absl::Status s = ReadInt(j, "nomate_within", 1, 1000000, &v); !s.ok()) return s;
+  if (v) r.nomate_within = int(*v);
   std::string expected;
   if (absl::Status s = ReadString(j, "expected", false, &expected); !s.ok()) return s;
   if (!expected.empty()) {
@@ -745,12 +748,19 @@ bool StatesMate(const ProblemResult& r) {
 
 bool IsMatch(const ProblemResult& r) {
   if (StatesNoMate(r)) return r.result == Outcome::kNoMate;
+  if (!StatesMate(r) && r.nomate_within) {
+    return r.result == Outcome::kNoMate || r.no_mate_within >= *r.nomate_within ||
+           (r.result == Outcome::kMate && r.length_exact && r.length > *r.nomate_within);
+  }
   if (!StatesMate(r) || r.result != Outcome::kMate) return false;
   return !r.expected_length || r.length == *r.expected_length;
 }
 
 bool IsWrong(const ProblemResult& r) {
   if (StatesNoMate(r)) return r.result == Outcome::kMate;
+  if (!StatesMate(r) && r.nomate_within) {
+    return r.result == Outcome::kMate && r.length <= *r.nomate_within;
+  }
   if (!StatesMate(r)) return false;
   if (r.result == Outcome::kNoMate) return true;
   // Proven: no mate within the stated length (whatever the limits left).

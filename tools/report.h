@@ -8,9 +8,11 @@
 //  - a problem "states" a mate when expected_length is set or expected is "mate", and states no
 //    mate when expected is "nomate";
 //  - "match": the result agrees with the statement (mate of the stated length, any mate when only
-//    "mate" was stated, nomate when nomate was stated);
+//    "mate" was stated, nomate when nomate was stated; for "no mate within N", no mate, a proven
+//    bound of N or more, or a mate proven shortest and longer than N);
 //  - "wrong": a definite answer that contradicts the statement (mate of another length, nomate
-//    where a mate was stated, mate where nomate was stated), judged as batch judges it: a mate
+//    where a mate was stated, mate where nomate was stated, a mate within N where none within N
+//    was stated), judged as batch judges it: a mate
 //    not proven shortest is wrong only when shorter than the stated length, and a proven
 //    "no mate within N" of N or more is wrong. "unknown" and "error" results are neither
 //    matches nor wrong;
@@ -50,6 +52,7 @@ struct ProblemResult {
   std::string sfen;
   std::optional<int> expected_length;
   std::optional<std::string> expected;  // "mate" or "nomate"
+  std::optional<int> nomate_within;     // stated: no mate within this many plies
   Outcome result = Outcome::kUnknown;
   int length = 0;  // plies, 0 unless kMate
   // False when the line says so: the limits stopped the passes, and the length is only the
