@@ -497,10 +497,33 @@ TEST(ReportVerifyTest, VerdictsAreResultsAndAreCounted) {
   EXPECT_EQ(summary.split_nodes, 400);
   EXPECT_THAT(text, HasSubstr("first mate 25.0%, passes to shorter mates 25.0%, passes finding "
                               "none 25.0%, reading lines out 25.0%"));
+  // The unsound ones are named, with what is wrong with them.
+  EXPECT_THAT(summary.unsound, ElementsAre("flawed: flawed (alternative_mate, pieces_left)",
+                                           "short: flawed (shorter_mate)", "none: not a mate"));
+  EXPECT_THAT(text,
+              HasSubstr("\nunsound: flawed: flawed (alternative_mate, pieces_left)\n"
+                        "unsound: short: flawed (shorter_mate)\nunsound: none: not a mate\n"));
   nlohmann::json j = VerdictsToJson(summary);
   EXPECT_EQ(j["verdicts"]["flawed"], 2);
   EXPECT_EQ(j["flaws"]["shorter_mate"], 1);
-  EXPECT_THAT(RenderHtml(run, nullptr), HasSubstr("<p class=\"verdicts\">verdicts: sound 1"));
+  EXPECT_EQ(j["unsound"].size(), 3u);
+  std::string html = RenderHtml(run, nullptr);
+  EXPECT_THAT(html, HasSubstr("<p class=\"verdicts\">verdicts: sound 1"));
+  EXPECT_THAT(html, HasSubstr("Unsound problems (3)"));
+  EXPECT_THAT(html, HasSubstr("<li>short: flawed (shorter_mate)</li>"));
+
+  // A long list is cut in the text, not in the JSON.
+  std::string many;
+  for (int i = 0; i < 60; ++i) {
+    many += absl::StrCat(R"({"id":"p)", i, R"(","verdict":"flawed","length":3,"time_ms":1,)",
+                         R"("flaws":[{"kind":"alternative_mate"}]})", "\n");
+  }
+  std::istringstream many_in(many);
+  Summary cut = Summarize(ParseResults(many_in, "many.jsonl"));
+  std::string cut_text = FormatSummaryText(cut);
+  EXPECT_EQ(Count(cut_text, "unsound: "), 50u);
+  EXPECT_THAT(cut_text, HasSubstr("... and 10 more unsound"));
+  EXPECT_EQ(VerdictsToJson(cut)["unsound"].size(), 60u);
 
   // batch's lines have no verdicts, and say none.
   Summary batch = Summarize(Load("results.jsonl"));

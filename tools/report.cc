@@ -42,6 +42,8 @@ absl::Status ReadString(const json& j, const std::string& name, bool required, s
 // Bounds on what one result may claim, far past any real run (2^50 nodes are 18 years at 2M
 // nodes/s; 10^12 ms are 31 years), so that sums, rates and plots stay finite numbers.
 constexpr int64_t kMaxNodes = int64_t(1) << 50;
+// The unsound problems the text summary lists (JSON and HTML list them all).
+constexpr size_t kMaxUnsoundListed = 50;
 // verify's verdicts, in the order the summary counts them.
 const std::vector<std::string> kVerdicts = {"sound", "flawed", "not a mate", "unknown"};
 constexpr double kMaxTimeMs = 1e12;
@@ -491,6 +493,19 @@ std::string CactusPlot(const std::vector<PlotRun>& runs) {
   return s.str();
 }
 
+void HtmlKeyList(std::ostringstream& s, const std::string& title,
+                 const std::vector<std::string>& keys) {
+  constexpr size_t kMaxListed = 200;
+  s << "<h3>" << Escape(title) << " (" << keys.size() << ")</h3>\n";
+  if (keys.empty()) return;
+  s << "<ul class=\"keys\">";
+  for (size_t i = 0; i < keys.size() && i < kMaxListed; ++i) {
+    s << "<li>" << Escape(keys[i]) << "</li>";
+  }
+  if (keys.size() > kMaxListed) s << "<li>… and " << keys.size() - kMaxListed << " more</li>";
+  s << "</ul>\n";
+}
+
 void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
   s << "<table class=\"summary\">\n<thead><tr>";
   for (const std::string& h : SummaryHeader()) s << "<th>" << Escape(h) << "</th>";
@@ -506,20 +521,8 @@ void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
   }
   if (std::string verdicts = VerdictSentence(summary); !verdicts.empty()) {
     s << "<p class=\"verdicts\">" << Escape(verdicts) << "</p>\n";
+    HtmlKeyList(s, "Unsound problems", summary.unsound);
   }
-}
-
-void HtmlKeyList(std::ostringstream& s, const std::string& title,
-                 const std::vector<std::string>& keys) {
-  constexpr size_t kMaxListed = 200;
-  s << "<h3>" << Escape(title) << " (" << keys.size() << ")</h3>\n";
-  if (keys.empty()) return;
-  s << "<ul class=\"keys\">";
-  for (size_t i = 0; i < keys.size() && i < kMaxListed; ++i) {
-    s << "<li>" << Escape(keys[i]) << "</li>";
-  }
-  if (keys.size() > kMaxListed) s << "<li>… and " << keys.size() - kMaxListed << " more</li>";
-  s << "</ul>\n";
 }
 
 void HtmlComparison(std::ostringstream& s, const Comparison& c) {
@@ -794,6 +797,12 @@ Summary Summarize(const RunResults& run) {
     if (p.verdict.empty()) continue;
     ++verdicts[p.verdict];
     for (const std::string& kind : p.flaw_kinds) ++flaw_kinds[kind];
+    if (p.verdict == "flawed" || p.verdict == "not a mate") {
+      std::string entry = absl::StrCat(p.id.empty() ? p.source : p.id, ": ", p.verdict);
+      if (!p.flaw_kinds.empty())
+        absl::StrAppend(&entry, " (", absl::StrJoin(p.flaw_kinds, ", "), ")");
+      summary.unsound.push_back(entry);
+    }
   }
   if (!verdicts.empty()) {
     for (const std::string& verdict : kVerdicts)
@@ -836,6 +845,13 @@ std::string FormatSummaryText(const Summary& summary) {
   if (std::string verdicts = VerdictSentence(summary); !verdicts.empty()) {
     absl::StrAppend(&out, verdicts, "\n");
   }
+  for (size_t i = 0; i < summary.unsound.size() && i < kMaxUnsoundListed; ++i) {
+    absl::StrAppend(&out, "unsound: ", summary.unsound[i], "\n");
+  }
+  if (summary.unsound.size() > kMaxUnsoundListed) {
+    absl::StrAppend(&out, "... and ", summary.unsound.size() - kMaxUnsoundListed,
+                    " more unsound (all of them in --json)\n");
+  }
   return out;
 }
 
@@ -866,7 +882,7 @@ json VerdictsToJson(const Summary& summary) {
   json verdicts = json::object(), flaws = json::object();
   for (const auto& [verdict, count] : summary.verdicts) verdicts[verdict] = count;
   for (const auto& [kind, count] : summary.flaw_kinds) flaws[kind] = count;
-  return {{"verdicts", verdicts}, {"flaws", flaws}};
+  return {{"verdicts", verdicts}, {"flaws", flaws}, {"unsound", summary.unsound}};
 }
 
 json NodeSplitToJson(const Summary& summary) {

@@ -126,6 +126,9 @@ struct Summary {
   // problems have each kind of flaw (most first). Empty when no line is verify's.
   std::vector<std::pair<std::string, int>> verdicts;
   std::vector<std::pair<std::string, int>> flaw_kinds;
+  // The problems found unsound, in file order: "id: verdict" and the kinds of their flaws
+  // ("zukou-007: flawed (longer_than_stated, alternative_mate)").
+  std::vector<std::string> unsound;
 };
 
 Summary Summarize(const RunResults& run);
@@ -134,7 +137,8 @@ std::string FormatSummaryText(const Summary& summary);
 nlohmann::json SummaryToJson(const Summary& summary);  // the table's rows
 // {problems, nodes, first_mate, shorter_passes, no_shorter_passes}; null when no mate records it.
 nlohmann::json NodeSplitToJson(const Summary& summary);
-// {verdicts: {sound: N, ...}, flaws: {kind: N, ...}}; null when no line is verify's.
+// {verdicts: {sound: N, ...}, flaws: {kind: N, ...}, unsound: [...]}; null when no line is
+// verify's.
 nlohmann::json VerdictsToJson(const Summary& summary);
 
 // A problem whose found mate length differs between the runs.
