@@ -48,6 +48,8 @@ constexpr char kVerifyHelp[] =
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n"
+    "  --format F  auto, sfen, practical, tsv, kif or csa (default auto); a kif file's\n"
+    "              moves (the intended line) may be KIF or KI2\n"
     "  --shard K/N only problems K-1, K-1+N, K-1+2N, ... of the inputs, as batch takes\n"
     "              them (bad lines are reported by every shard)\n"
     "Exit status: 0 when no problem is flawed or not a mate (unknown ones, which the\n"
