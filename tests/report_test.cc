@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -524,6 +525,18 @@ TEST(ReportVerifyTest, VerdictsAreResultsAndAreCounted) {
   EXPECT_EQ(Count(cut_text, "unsound: "), 50u);
   EXPECT_THAT(cut_text, HasSubstr("... and 10 more unsound"));
   EXPECT_EQ(VerdictsToJson(cut)["unsound"].size(), 60u);
+
+  // Against a baseline where the first problem was flawed: its verdict's change is named.
+  std::string baseline_text = kVerifyLines;
+  baseline_text.replace(baseline_text.find(R"("verdict":"sound")"), strlen(R"("verdict":"sound")"),
+                        R"("verdict":"flawed")");
+  std::istringstream baseline_in(baseline_text);
+  Comparison c = Compare(run, ParseResults(baseline_in, "baseline.jsonl"));
+  EXPECT_THAT(c.changed_verdicts, ElementsAre("sound: flawed -> sound"));
+  EXPECT_THAT(FormatComparisonText(c),
+              HasSubstr("  changed verdicts 1:\n    sound: flawed -> sound\n"));
+  EXPECT_EQ(ComparisonToJson(c)["changed_verdicts"][0], "sound: flawed -> sound");
+  EXPECT_TRUE(Compare(run, run).changed_verdicts.empty());
 
   // batch's lines have no verdicts, and say none.
   Summary batch = Summarize(Load("results.jsonl"));

@@ -541,6 +541,7 @@ void HtmlComparison(std::ostringstream& s, const Comparison& c) {
   s << "</tbody></table>\n";
   HtmlKeyList(s, "Newly solved", c.newly_solved);
   HtmlKeyList(s, "Newly unsolved", c.newly_unsolved);
+  if (!c.changed_verdicts.empty()) HtmlKeyList(s, "Changed verdicts", c.changed_verdicts);
   s << "<h3>Changed lengths (" << c.changed_lengths.size() << ")</h3>\n";
   if (!c.changed_lengths.empty()) {
     s << "<table class=\"changes\"><thead><tr><th>problem</th><th>baseline</th><th>now</th>"
@@ -930,6 +931,9 @@ Comparison Compare(const RunResults& results, const RunResults& baseline) {
       if (gain > threshold && gain >= kSignificantMs) ++c.faster;
       if (-gain > threshold && -gain >= kSignificantMs) ++c.slower;
     }
+    if (!now.verdict.empty() && !base.verdict.empty() && now.verdict != base.verdict) {
+      c.changed_verdicts.push_back(absl::StrCat(label, ": ", base.verdict, " -> ", now.verdict));
+    }
     bool solved_now = now.result == Outcome::kMate;
     bool solved_before = base.result == Outcome::kMate;
     if (solved_now && !solved_before) c.newly_solved.push_back(label);
@@ -971,6 +975,11 @@ std::string FormatComparisonText(const Comparison& c) {
     absl::StrAppend(&out, "    ", ch.key, "  ", ch.baseline_length, " -> ", ch.length, "  ",
                     ch.sfen, "\n");
   }
+  if (!c.changed_verdicts.empty()) {
+    absl::StrAppend(&out, "  changed verdicts ", c.changed_verdicts.size(), ":\n");
+    for (const std::string& change : c.changed_verdicts)
+      absl::StrAppend(&out, "    ", change, "\n");
+  }
   return out;
 }
 
@@ -991,6 +1000,7 @@ json ComparisonToJson(const Comparison& c) {
           {"newly_solved", c.newly_solved},
           {"newly_unsolved", c.newly_unsolved},
           {"changed_lengths", changes},
+          {"changed_verdicts", c.changed_verdicts},
           {"solved_in_both", c.solved_in_both},
           {"geomean_speedup", c.geomean_speedup}};
 }

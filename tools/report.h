@@ -161,6 +161,8 @@ struct Comparison {
   std::vector<std::string> newly_solved;    // keys: mate now, not in the baseline
   std::vector<std::string> newly_unsolved;  // keys: mate in the baseline, not now
   std::vector<LengthChange> changed_lengths;
+  // verify's results: problems whose verdict differs ("zukou-008: unknown -> sound").
+  std::vector<std::string> changed_verdicts;
   int solved_in_both = 0;
   // Geometric mean of baseline_time / time over problems solved in both (times floored at
   // kTimeFloorMs so instant solves do not divide by zero); 1 when none.
