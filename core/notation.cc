@@ -217,6 +217,7 @@ absl::StatusOr<JapaneseMoveWords> ReadJapaneseWords(const Position& pos, absl::s
           absl::StrCat(marked == kBlack ? "a move of Black's (▲)" : "a move of White's (△)",
                        ", but ", pos.side_to_move() == kBlack ? "Black" : "White", " is to move"));
     }
+    skip_spaces();
   }
   if (PeekCodePoint(s) == U'同') {
     TakeCodePoint(s);

@@ -560,6 +560,7 @@ TEST(NotationReadTest, DisambiguatorsAreNeededWhereSeveralPiecesFit) {
   EXPECT_EQ(Read(pos, "▲７六歩"), "7g7f");
   EXPECT_EQ(Read(pos, "▲7六歩"), "7g7f");
   EXPECT_EQ(Read(pos, "76歩"), "7g7f");
+  EXPECT_EQ(Read(pos, "▲ ７六歩 "), "7g7f");
   EXPECT_EQ(Read(pos, "☗７六歩(77)"), "7g7f");
   EXPECT_EQ(Read(pos, "▲５八金右"), "4i5h");
   EXPECT_EQ(Read(pos, "▲５八金左"), "6i5h");
