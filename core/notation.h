@@ -31,7 +31,8 @@ std::string LineToJapanese(const Position& pos, const std::vector<Move>& moves);
 
 // Reads one move in Japanese notation (as KI2 records write them) in `pos`: the inverse of
 // ToJapanese, and lenient where players and other programs write otherwise. In order:
-// - a side mark, optional (▲ or ☗ Black, △, ☖ or ▽ White), which must name the side to move;
+// - a side mark, optional (▲ or ☗ Black, △, ☖ or ▽ White, spaces after it allowed), which must
+//   name the side to move;
 // - the square ("２四", "2四", "24"), or 同 for the square of pos.last_move(), with or without
 //   a space after it;
 // - the piece as it stands before the move ("銀", "成銀" or "全", "竜" or "龍", "王");
