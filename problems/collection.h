@@ -26,7 +26,14 @@ struct Problem {
   bool expected_nomate = false;        // stated: no mate at all
   std::optional<int> nomate_within;    // stated: no mate within N plies
   std::vector<std::string> solution_usi;  // stated line, if any (checked to be legal moves)
-  std::string category, notes;            // when the format has them
+  // The stated variations (KIF 変化), each as its whole line from the problem position: the
+  // line it branches off up to `ply` - 1, then its own moves (checked to be legal).
+  struct Variation {
+    int ply = 0;  // 1-based: its first move replaces that ply of the line it branches off
+    std::vector<std::string> usi;
+  };
+  std::vector<Variation> variations;
+  std::string category, notes;  // when the format has them
 };
 
 struct InputError {

@@ -51,10 +51,6 @@ std::optional<int> TakeCount(absl::string_view& s) {
   return n;
 }
 
-std::string SquareUsi(int file, int rank) {
-  return absl::StrCat(file, std::string(1, char('a' + rank - 1)));
-}
-
 class KifReader {
  public:
   explicit KifReader(Sink& sink) : sink_(sink) {}
@@ -76,6 +72,25 @@ class KifReader {
   }
 
  private:
+  // A move of the list: KIF ones are read to USI as they come, KI2 ones (Japanese notation)
+  // need the position they are played in, so they are read on replay.
+  struct ListedMove {
+    int line = 0;
+    // KIF: the square (kNoSquare: 同), the piece named, and a board move's origin.
+    Square to = kNoSquare;
+    PieceType named = kNoPieceType;
+    Square from = kNoSquare;
+    bool drop = false, promote = false;
+    std::string japanese;  // KI2
+  };
+  // The main line (lines_[0], from ply 1) or a variation: the moves from `start_ply` on.
+  struct ListedLine {
+    int start_ply = 1;
+    int header_line = 0;  // the variation's "変化" line
+    std::vector<ListedMove> moves;
+    bool stopped = false;  // its list has ended (詰み, 投了 ...)
+  };
+
   // Returns false to stop reading (an error already reported).
   bool ReadLine(const TextLine& line) {
     absl::string_view text = absl::StripTrailingAsciiWhitespace(line.text);
@@ -94,11 +109,12 @@ class KifReader {
       in_board_ = true;
       return true;
     }
-    if (absl::StartsWith(stripped, "変化")) {
-      in_variation_ = true;  // only the main line is the solution
+    if (absl::StartsWith(stripped, "変化")) return ReadVariationHeader(line.number, stripped);
+    if (lines_.size() > 1) {  // in a variation: only its moves
+      if (absl::ascii_isdigit(stripped[0])) return ReadMove(line.number, stripped);
+      if (IsSideMark(PeekCodePoint(stripped))) return ReadJapaneseMoves(line.number, stripped);
       return true;
     }
-    if (in_variation_) return true;
     if (absl::StrContains(stripped, "持駒")) return ReadHand(line.number, stripped);
     if (absl::StrContains(stripped, "後手番") || absl::StrContains(stripped, "上手番")) {
       setup_.side = kWhite;
@@ -126,6 +142,7 @@ class KifReader {
 
   // "まで9手で詰み": the stated length.
   bool ReadEnd(int number, absl::string_view text) {
+    if (lines_.size() > 1) return true;  // a variation's end says nothing of the solution
     absl::string_view rest = text.substr(strlen("まで"));
     size_t digits = 0;
     while (digits < rest.size() && absl::ascii_isdigit(rest[digits])) ++digits;
@@ -148,14 +165,14 @@ class KifReader {
   // KI2 moves, one or more to a line ("▲２四桂打　△同　銀　▲２三銀成"), perhaps ended by
   // "まで9手で詰み". Each is read against the position on replay (Finish).
   bool ReadJapaneseMoves(int number, absl::string_view text) {
-    if (stopped_) return true;
+    if (lines_.back().stopped) return true;
     while (!text.empty()) {
       if (absl::StartsWith(text, "まで")) return ReadEnd(number, text);
       if (!IsSideMark(PeekCodePoint(text))) {
         sink_.Error(number, absl::StrCat("KI2 move: cannot read '", text, "'"));
         return false;
       }
-      if (moves_.empty() && !side_stated_) {
+      if (lines_.size() == 1 && lines_[0].moves.empty() && !side_stated_) {
         // A problem file that does not say who is to move: its first move does.
         setup_.side = PeekCodePoint(text) == U'▲' || PeekCodePoint(text) == U'☗' ? kBlack : kWhite;
       }
@@ -168,7 +185,7 @@ class KifReader {
       ListedMove move;
       move.line = number;
       move.japanese = std::string(TrimSpaces(text.substr(0, text.size() - rest.size())));
-      moves_.push_back(std::move(move));
+      lines_.back().moves.push_back(std::move(move));
       text = rest;
     }
     return true;
@@ -265,27 +282,39 @@ class KifReader {
   }
 
   // "   1 ２四桂打(00)   ( 0:00/00:00:00)", "   2 同　銀(23)", "   9 詰み".
+  // "変化：3手": the moves that follow replace a line's from that ply on.
+  bool ReadVariationHeader(int number, absl::string_view text) {
+    absl::string_view rest = text.substr(strlen("変化"));
+    if (!absl::ConsumePrefix(&rest, "：")) absl::ConsumePrefix(&rest, ":");
+    SkipSpaces(rest);
+    size_t digits = 0;
+    while (digits < rest.size() && absl::ascii_isdigit(rest[digits])) ++digits;
+    int ply = 0;
+    if (digits == 0 || !absl::SimpleAtoi(rest.substr(0, digits), &ply) || ply < 1 ||
+        ply > kMaxStatedPlies) {
+      sink_.Error(number, "KIF: a variation's header reads '変化：<ply>手', like '変化：4手'");
+      ply = 0;  // its moves are read and left out
+    }
+    lines_.push_back(ListedLine{ply, number, {}, false});
+    return true;
+  }
+
   bool ReadMove(int number, absl::string_view text) {
-    if (stopped_) return true;
+    if (lines_.back().stopped) return true;
     size_t digits = 0;
     while (digits < text.size() && absl::ascii_isdigit(text[digits])) ++digits;
     absl::string_view move = text.substr(digits);
     SkipSpaces(move);
     char32_t first = PeekCodePoint(move);
     if (first != U'同' && JapaneseDigit(first) == 0) {
-      stopped_ = true;  // 詰み, 投了, 中断 ... end the list
+      lines_.back().stopped = true;  // 詰み, 投了, 中断 ... end the list
       return true;
     }
-    int to_file, to_rank;
-    if (first == U'同') {
+    int to_file = 0, to_rank = 0;
+    bool same_square = first == U'同';  // the previous move's square, known on replay
+    if (same_square) {
       TakeCodePoint(move);
       SkipSpaces(move);
-      if (last_to_file_ == 0) {
-        sink_.Error(number, "KIF move: '同' with no previous move");
-        return false;
-      }
-      to_file = last_to_file_;
-      to_rank = last_to_rank_;
     } else {
       to_file = JapaneseDigit(TakeCodePoint(move));
       to_rank = JapaneseDigit(TakeCodePoint(move));
@@ -316,30 +345,74 @@ class KifReader {
       from_rank = move[1] - '0';
     }
     if (from_file == 0) drop = true;  // "(00)" or no origin at all
-    if (to_file == 0 || to_rank == 0 || pt == kNoPieceType || (drop && promote) ||
-        (!drop && (from_rank < 1 || from_rank > 9))) {
+    if ((!same_square && (to_file == 0 || to_rank == 0)) || pt == kNoPieceType ||
+        (drop && promote) || (!drop && (from_rank < 1 || from_rank > 9))) {
       sink_.Error(number, absl::StrCat("KIF move: cannot read '", text.substr(digits), "'"));
       return false;
     }
     ListedMove listed;
     listed.line = number;
-    std::string& usi = listed.usi;
+    listed.to = same_square ? kNoSquare : MakeSquare(to_file - 1, to_rank - 1);
+    listed.named = pt;
+    listed.promote = promote;
     if (drop) {
-      static constexpr char kLetters[] = " PLNSBRG";
       if (IsPromoted(pt) || pt == kKing) {
         sink_.Error(number, "KIF move: only unpromoted pieces other than the king can be dropped");
         return false;
       }
-      usi = absl::StrCat(std::string(1, kLetters[pt]), "*", SquareUsi(to_file, to_rank));
+      listed.drop = true;
     } else {
-      usi = absl::StrCat(SquareUsi(from_file, from_rank), SquareUsi(to_file, to_rank),
-                         promote ? "+" : "");
       listed.from = MakeSquare(from_file - 1, from_rank - 1);
-      listed.named = pt;
     }
-    moves_.push_back(std::move(listed));
-    last_to_file_ = to_file;
-    last_to_rank_ = to_rank;
+    lines_.back().moves.push_back(std::move(listed));
+    return true;
+  }
+
+  // A KIF move in the position it is played in (同 is the last move's square) as USI, or why
+  // it cannot be.
+  static absl::StatusOr<std::string> KifMoveUsi(const Position& pos, const ListedMove& m) {
+    Square to = m.to;
+    if (to == kNoSquare) {
+      if (pos.last_move().is_none()) return absl::InvalidArgumentError("同 with no move before it");
+      to = pos.last_move().to();
+    }
+    if (m.drop) {
+      static constexpr char kLetters[] = " PLNSBRG";
+      return absl::StrCat(std::string(1, kLetters[m.named]), "*", SquareToUsi(to));
+    }
+    return absl::StrCat(SquareToUsi(m.from), SquareToUsi(to), m.promote ? "+" : "");
+  }
+
+  // Plays `moves` from `pos`, adding each to `usi`. False after an error, reported as a
+  // problem with `what` ("KIF move 3", "variation at ply 4, move 2").
+  bool Replay(Position& pos, const std::vector<ListedMove>& moves, int first_ply,
+              const std::string& what_prefix, std::vector<std::string>& usi) {
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const ListedMove& listed = moves[i];
+      const bool japanese = !listed.japanese.empty();
+      std::string text = listed.japanese;
+      absl::StatusOr<Move> move = absl::InvalidArgumentError("");
+      if (japanese) {
+        move = ParseJapanese(pos, listed.japanese);
+      } else if (absl::StatusOr<std::string> kif = KifMoveUsi(pos, listed); kif.ok()) {
+        text = *kif;
+        move = pos.ParseUsiMove(*kif);
+        if (move.ok() && !listed.drop && TypeOf(pos.piece_on(listed.from)) != listed.named) {
+          move = absl::InvalidArgumentError("the piece named is not the one on the origin square");
+        }
+      } else {
+        move = kif.status();
+        text = "同";
+      }
+      if (!move.ok()) {
+        sink_.Error(listed.line,
+                    absl::StrCat(what_prefix, japanese ? "KI2 move " : "KIF move ",
+                                 first_ply + int(i), " (", text, "): ", move.status().message()));
+        return false;
+      }
+      usi.push_back(ToUsi(*move));
+      pos.DoMove(*move);
+    }
     return true;
   }
 
@@ -354,60 +427,59 @@ class KifReader {
     problem.source = sink_.Source(board_top_);
     problem.sfen = *sfen;
     problem.notes = absl::StrJoin(notes_, "; ");
-    if (!moves_.empty()) {
-      // Replay to check legality and that each named piece is the one on the origin square;
-      // KI2 moves are read here, against the position they are played in.
-      Position pos = *Position::FromSfen(*sfen);
-      for (size_t i = 0; i < moves_.size(); ++i) {
-        const ListedMove& listed = moves_[i];
-        const bool japanese = !listed.japanese.empty();
-        absl::StatusOr<Move> move =
-            japanese ? ParseJapanese(pos, listed.japanese) : pos.ParseUsiMove(listed.usi);
-        std::string problem_text;
-        if (!move.ok()) {
-          problem_text = std::string(move.status().message());
-        } else if (listed.named != kNoPieceType &&
-                   TypeOf(pos.piece_on(listed.from)) != listed.named) {
-          problem_text = "the piece named is not the one on the origin square";
+    // Replay to check legality and that each named piece is the one on the origin square;
+    // KI2 moves are read here, against the position they are played in.
+    const Position root = *Position::FromSfen(*sfen);
+    Position pos = root;
+    if (!Replay(pos, lines_[0].moves, 1, "", problem.solution_usi)) return;
+    // Each variation branches off the latest line before it that has a move at its ply (the
+    // main line or another variation); a bad one is reported and left out.
+    std::vector<std::vector<std::string>> whole(lines_.size());  // each line from the root
+    whole[0] = problem.solution_usi;
+    for (size_t k = 1; k < lines_.size(); ++k) {
+      const ListedLine& v = lines_[k];
+      if (v.start_ply == 0) continue;  // its header was reported
+      std::string where = absl::StrCat("KIF variation at ply ", v.start_ply, ": ");
+      int parent = -1;
+      for (int j = int(k) - 1; j >= 0 && parent < 0; --j) {
+        if (lines_[j].start_ply > 0 && lines_[j].start_ply < v.start_ply &&
+            int(whole[j].size()) >= v.start_ply) {
+          parent = j;
         }
-        if (!problem_text.empty()) {
-          sink_.Error(listed.line,
-                      absl::StrCat(japanese ? "KI2 move " : "KIF move ", i + 1, " (",
-                                   japanese ? listed.japanese : listed.usi, "): ", problem_text));
-          return;
-        }
-        problem.solution_usi.push_back(ToUsi(*move));
-        pos.DoMove(*move);
       }
+      if (parent < 0) {
+        sink_.Error(v.header_line, where + "no line before it has a move at that ply");
+        continue;
+      }
+      if (v.moves.empty()) {
+        sink_.Error(v.header_line, where + "no moves");
+        continue;
+      }
+      Position branch = root;
+      std::vector<std::string> line(whole[parent].begin(),
+                                    whole[parent].begin() + (v.start_ply - 1));
+      for (const std::string& usi : line) branch.DoMove(*branch.ParseUsiMove(usi));
+      if (!Replay(branch, v.moves, v.start_ply, where, line)) continue;
+      whole[k] = line;
+      problem.variations.push_back({v.start_ply, std::move(line)});
     }
     // A mate ends on the attacker's move, so only an odd-length list states a mate length.
     if (stated_length_) {
       problem.expected_length = stated_length_;
-    } else if (moves_.size() % 2 == 1) {
-      problem.expected_length = int(moves_.size());
+    } else if (lines_[0].moves.size() % 2 == 1) {
+      problem.expected_length = int(lines_[0].moves.size());
     }
     problem.expected_mate = problem.expected_length.has_value();
     sink_.Add(std::move(problem));
   }
 
-  // A move of the list: KIF ones are read to USI as they come, KI2 ones (Japanese notation)
-  // need the position they are played in, so they are read on replay.
-  struct ListedMove {
-    int line = 0;
-    std::string usi;          // KIF
-    Square from = kNoSquare;  // KIF: a board move's origin, and the piece named there
-    PieceType named = kNoPieceType;
-    std::string japanese;  // KI2
-  };
-
   Sink& sink_;
   BoardSetup setup_;
   int board_top_ = 0;
   int rows_ = 0;
-  bool in_board_ = false, board_done_ = false, in_variation_ = false, stopped_ = false;
-  std::vector<ListedMove> moves_;
+  bool in_board_ = false, board_done_ = false;
+  std::vector<ListedLine> lines_ = {ListedLine{}};
   bool side_stated_ = false;
-  int last_to_file_ = 0, last_to_rank_ = 0;
   std::optional<int> stated_length_;
   std::vector<std::string> notes_;
 };

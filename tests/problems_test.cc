@@ -418,6 +418,52 @@ TEST(KifTest, Ki2MovesThatDoNotFitAreReportedWithTheirLine) {
   EXPECT_EQ(stray.errors[0].message, "KI2 move 1 (▲５二金打　同　玉): cannot read '同　玉'");
 }
 
+TEST(KifTest, VariationsAreReadAsWholeLinesFromTheProblem) {
+  // promotions_utf8.kif's solution with its variations: at ply 4 the king's other step, then,
+  // branching off that one, another fifth move; then one at ply 2 in KI2 (branching off the
+  // main line: the others start later), whose 同 is the square of the main line's first move.
+  std::string kif = Slurp(Fixture("promotions_utf8.kif"));
+  std::string text = kif +
+                     "\n変化：4手\n   4 ５一玉(52)\n   5 ４二龍(33)\n   6 詰み\n"
+                     "\n変化：5手\n   5 ４二金打\n"
+                     "\n変化：2手\n△同　玉　▲４三角成\n△５一玉　▲４二竜\n";
+  Collection c = ParseCollection(text, "v.kif", CollectionFormat::kKif);
+  ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
+  EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
+  const Problem& p = c.problems[0];
+  EXPECT_THAT(p.solution_usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b4a", "G*4b"));
+  EXPECT_EQ(p.expected_length, 5);
+  ASSERT_THAT(p.variations, SizeIs(3));
+  EXPECT_EQ(p.variations[0].ply, 4);
+  EXPECT_THAT(p.variations[0].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "3c4b"));
+  EXPECT_EQ(p.variations[1].ply, 5);
+  EXPECT_THAT(p.variations[1].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "G*4b"));
+  EXPECT_EQ(p.variations[2].ply, 2);
+  EXPECT_THAT(p.variations[2].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "3c4b"));
+
+  // Bad variations are reported with their lines and left out; the problem stays.
+  std::string bad = kif +
+                    "\n変化：9手\n   9 ４二金打\n"                      // no line has a ninth ply
+                    "\n変化：4手\n   4 ５九玉(52)\n"                    // not a legal move
+                    "\n変化：x手\n   4 ５一玉(52)\n"                    // no ply
+                    "\n変化：4手\n   4 ５一玉(52)\n   5 同　龍(33)\n";  // 5a: 3c does not reach
+  Collection partly = ParseCollection(bad, "b.kif", CollectionFormat::kKif);
+  ASSERT_THAT(partly.problems, SizeIs(1)) << ErrorsText(partly);
+  EXPECT_TRUE(partly.problems[0].variations.empty());
+  ASSERT_THAT(partly.errors, SizeIs(4)) << ErrorsText(partly);
+  // The header's error comes as it is read, the others once the lines are replayed.
+  int first = int(std::count(kif.begin(), kif.end(), '\n'));  // the fixture's lines
+  EXPECT_EQ(partly.errors[0].source, absl::StrCat("b.kif:", first + 8));
+  EXPECT_THAT(partly.errors[0].message, HasSubstr("変化：<ply>手"));
+  EXPECT_EQ(partly.errors[1].source, absl::StrCat("b.kif:", first + 2));
+  EXPECT_EQ(partly.errors[1].message,
+            "KIF variation at ply 9: no line before it has a move at that ply");
+  EXPECT_EQ(partly.errors[2].source, absl::StrCat("b.kif:", first + 6));
+  EXPECT_THAT(partly.errors[2].message, HasSubstr("KIF variation at ply 4: KIF move 4 (5b5i)"));
+  EXPECT_EQ(partly.errors[3].source, absl::StrCat("b.kif:", first + 13));
+  EXPECT_THAT(partly.errors[3].message, HasSubstr("KIF variation at ply 4: KIF move 5 (3c5a)"));
+}
+
 TEST(KifTest, NumbersPastAnyProblemAreErrorsNotOverflows) {
   // Named on the hand's line, as written.
   for (const char* items : {"歩99999999999", "歩2147483647　歩2147483647", "金　歩十　歩九"}) {
