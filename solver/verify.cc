@@ -34,6 +34,8 @@ const char* ToString(FlawKind kind) {
       return "variation_alternative_mate";
     case FlawKind::kIntendedLineLeavesPieces:
       return "intended_line_leaves_pieces";
+    case FlawKind::kBadStatedVariation:
+      return "bad_stated_variation";
   }
   return "";
 }
@@ -60,6 +62,8 @@ const char* JapaneseName(FlawKind kind) {
       return "変化別詰";
     case FlawKind::kIntendedLineLeavesPieces:
       return "作意駒余り";
+    case FlawKind::kBadStatedVariation:
+      return "変化手順不正";
   }
   return "";
 }
@@ -575,6 +579,39 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
 
 }  // namespace
 
+// The stated variations that branch off at a defence, each checked as a solution of the
+// position after that defence (CheckIntendedLine), and for a shorter mate than it shows: a
+// note for each that is wrong. Stops, clearing `complete`, when the limits run out.
+void CheckStatedVariations(Solver& solver, const Position& problem,
+                           const std::vector<StatedVariation>& variations, VerifyReport& report) {
+  for (const StatedVariation& v : variations) {
+    if (v.ply % 2 == 1 || v.ply < 2 || int(v.line.size()) < v.ply) continue;  // not a defence
+    Position pos = problem;
+    for (int i = 0; i < v.ply; ++i) pos.DoMove(v.line[i]);
+    std::vector<Move> rest(v.line.begin() + v.ply, v.line.end());
+    std::optional<Flaw> bad = CheckIntendedLine(solver, pos, rest);
+    std::string wrong;
+    if (bad) {
+      // The line's plies are counted from the problem.
+      wrong =
+          bad->ply > 0 ? absl::StrCat("at ply ", v.ply + bad->ply, ", ", bad->detail) : bad->detail;
+    } else if (rest.size() >= 3 &&
+               solver.MateWithin(pos, int(rest.size()) - 2, true) == SolveStatus::kMate) {
+      wrong = absl::StrCat("a mate in ", rest.size() - 2, " or less follows ",
+                           ToUsi(v.line[v.ply - 1]), ", where the variation shows ", rest.size());
+    }
+    if (solver.limit_reached()) {
+      report.stated_variations_complete = false;
+      return;
+    }
+    if (!wrong.empty()) {
+      report.notes.push_back({FlawKind::kBadStatedVariation, v.ply,
+                              absl::StrCat("the variation ", ToUsi(v.line[v.ply - 1]), ": ", wrong),
+                              v.line});
+    }
+  }
+}
+
 TimeCut WhatTheTimeCut(const VerifyReport& report) {
   if (report.limit != LimitReason::kTime) return TimeCut::kNone;
   return report.verdict == Verdict::kUnknown ? TimeCut::kVerdict : TimeCut::kInformation;
@@ -598,8 +635,8 @@ Flaw IntendedLineNote(const std::vector<Move>& intended, const std::vector<Move>
 
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
-                           const VerifyStageCallback& on_stage,
-                           const VerifyOptions& verify_options) {
+                           const VerifyStageCallback& on_stage, const VerifyOptions& verify_options,
+                           const std::vector<StatedVariation>& stated_variations) {
   absl::Time start = absl::Now();
   auto stage = [&](const char* name) {
     if (on_stage) on_stage(name);
@@ -669,6 +706,7 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
       int(solution.moves.size()) - int(solution.uncounted.size()) != solution.length) {
     // The searches along the main line never ran; the proof's line is what there is.
     report.alternatives_complete = report.variations_complete = report.side_mates_complete = false;
+    report.stated_variations_complete = stated_variations.empty();
     report.main_line = solution.moves;
     // What the intended line's moves alone show.
     if (!intended.empty()) {
@@ -814,6 +852,10 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // Last, on what the limits leave: 変化別詰 in the variations (information only).
   stage("変化別詰");
   AddVariationMateNotes(solver, problem, line, shorter_defences, report);
+  if (!stated_variations.empty()) {
+    stage("stated variations");
+    CheckStatedVariations(solver, problem, stated_variations, report);
+  }
   return finish(verdict);
 }
 

@@ -41,11 +41,17 @@ enum class FlawKind {
   // they part: another defence as long, or another last move). The problem is judged on the
   // main line; the intended line is the note's.
   kIntendedLineLeavesPieces,
+  // 変化手順不正: a variation the problem states (KIF 変化) that branches off at a defence is
+  // not a correct solution from there: a move illegal or not a check, a defence not the
+  // longest, no mate at its end, or a mate shorter than it shows. The flaw's line is the
+  // variation's whole line from the problem; its ply, the variation's first.
+  kBadStatedVariation,
 };
 
-// "alternative_mate", ..., "variation_alternative_mate", "intended_line_leaves_pieces"
+// "alternative_mate", ..., "intended_line_leaves_pieces", "bad_stated_variation"
 const char* ToString(FlawKind kind);
-const char* JapaneseName(FlawKind kind);  // "余詰", "早詰", ..., "変長", "変化別詰", "作意駒余り"
+// "余詰", "早詰", ..., "変長", "変化別詰", "作意駒余り", "変化手順不正"
+const char* JapaneseName(FlawKind kind);
 
 struct Flaw {
   FlawKind kind;
@@ -73,7 +79,8 @@ struct VerifyReport {
   int length = 0;
   std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
   // Information that leaves the verdict alone: kTransposition, kSameLengthVariation,
-  // kLongerVariation, kVariationAlternativeMate and kIntendedLineLeavesPieces.
+  // kLongerVariation, kVariationAlternativeMate, kIntendedLineLeavesPieces and
+  // kBadStatedVariation.
   std::vector<Flaw> notes;
   // False when limits stopped these searches, or the solve before they could start.
   bool alternatives_complete = true;  // the 余詰 search
@@ -81,6 +88,8 @@ struct VerifyReport {
   // The 変化別詰 search runs last, on what the limits leave, so that it never costs the
   // verdict: false when they stopped it (some variations were not examined).
   bool side_mates_complete = true;
+  // The stated variations' check runs last too: false when the limits stopped it.
+  bool stated_variations_complete = true;
   // The first limit that stopped one of the verification's searches (kNone: none did).
   LimitReason limit = LimitReason::kNone;
   // The whole verification (solve, intended line, 余詰, 変同 and 変化別詰 searches).
@@ -113,13 +122,22 @@ struct VerifyOptions {
   absl::Duration refutation_time = absl::ZeroDuration();
 };
 
+// A variation the problem states (KIF 変化): its whole line from the problem position, and the
+// 1-based ply of its first own move.
+struct StatedVariation {
+  int ply = 0;
+  std::vector<Move> line;
+};
+
 // Verifies the problem with `solver` (its options give the limits, which cover the whole
 // verification; rules are forced to tsume). `stated_length` and `intended` are optional
-// (empty line: none given).
+// (empty line: none given). The stated variations that branch off at a defence are checked
+// last, as information (kBadStatedVariation notes); the others are not examined.
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
                            const VerifyStageCallback& on_stage = nullptr,
-                           const VerifyOptions& verify_options = {});
+                           const VerifyOptions& verify_options = {},
+                           const std::vector<StatedVariation>& stated_variations = {});
 
 }  // namespace tsume
 

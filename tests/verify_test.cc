@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/movegen.h"
 #include "core/position.h"
 #include "nlohmann/json.hpp"
@@ -27,6 +28,7 @@
 #include "solver/dfpn.h"
 #include "tests/json_lines_util.h"
 #include "tools/commands.h"
+#include "tools/kif_output.h"
 
 namespace tsume {
 namespace {
@@ -163,6 +165,8 @@ TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(JapaneseName(FlawKind::kVariationAlternativeMate), "変化別詰");
   EXPECT_STREQ(ToString(FlawKind::kIntendedLineLeavesPieces), "intended_line_leaves_pieces");
   EXPECT_STREQ(JapaneseName(FlawKind::kIntendedLineLeavesPieces), "作意駒余り");
+  EXPECT_STREQ(ToString(FlawKind::kBadStatedVariation), "bad_stated_variation");
+  EXPECT_STREQ(JapaneseName(FlawKind::kBadStatedVariation), "変化手順不正");
 }
 
 TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
@@ -766,6 +770,54 @@ TEST(VerifyTest, StagesAreReportedInOrder) {
   EXPECT_THAT(stages, ::testing::ElementsAre("solve"));
 }
 
+// The stated variations (KIF 変化) that branch off at a defence are checked as solutions of the
+// position after it. A practical mate in 5 (sample.txt): R*5d 5c6b G*5c 6b5a 3b4b; after its
+// first move the king can also go to 6c, where G*5c 6c7d G*7e mates in 3 (worked out with the
+// solver, each defence and mate checked with `tsume solve`).
+TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
+  const Position start =
+      FromSfen("ln1s3nl/1+S4+B2/p1p1k2pp/3p2P2/7P1/P1Pnpp1R1/1P1P+lP2P/2G1G4/L1SKP2N+b b R2GPsp 1");
+  auto line = [&](const std::string& usi) {
+    std::vector<Move> moves;
+    Position pos = start;
+    for (absl::string_view m : absl::StrSplit(usi, ' ')) {
+      absl::StatusOr<Move> move = pos.ParseUsiMove(m);
+      EXPECT_TRUE(move.ok()) << m;
+      if (!move.ok()) break;
+      moves.push_back(*move);
+      pos.DoMove(*move);
+    }
+    return moves;
+  };
+  std::vector<StatedVariation> variations = {
+      {2, line("R*5d 5c6c G*5c 6c7d G*7e")},            // right
+      {2, line("R*5d 5c6c G*5c")},                      // no mate at its end
+      {2, line("R*5d 5c6c 5d6d 6c5b G*4b 5b5c G*5d")},  // mates, but in 5 where 3 do
+      {3, line("R*5d 5c6b 5d5c+")},                     // an attacker's: not examined
+  };
+  Solver solver(TestOptions());
+  VerifyReport report =
+      VerifyProblem(solver, start, 5, line("R*5d 5c6b G*5c 6b5a 3b4b"), nullptr, {}, variations);
+  ASSERT_EQ(report.solution.length, 5);
+  EXPECT_TRUE(report.stated_variations_complete);
+  std::vector<const Flaw*> notes;
+  for (const Flaw& f : report.notes) {
+    if (f.kind == FlawKind::kBadStatedVariation) notes.push_back(&f);
+  }
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0]->ply, 2);
+  EXPECT_EQ(notes[0]->line, variations[1].line);
+  EXPECT_THAT(notes[0]->detail, testing::HasSubstr("the variation 5c6c: "));
+  EXPECT_THAT(notes[0]->detail, testing::HasSubstr("at ply 3, after G*5c there is no mate in 0"));
+  EXPECT_EQ(notes[1]->line, variations[2].line);
+  EXPECT_EQ(notes[1]->detail,
+            "the variation 5c6c: a mate in 3 or less follows 5c6c, where the variation shows 5");
+  // The notes leave the verdict alone.
+  VerifyReport without = VerifyProblem(solver, start, 5, line("R*5d 5c6b G*5c 6b5a 3b4b"));
+  EXPECT_EQ(report.verdict, without.verdict);
+  EXPECT_EQ(report.flaws.size(), without.flaws.size());
+}
+
 TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   std::ostringstream out, err;
   ASSERT_EQ(RunVerify({"--json", kSwap}, out, err), kExitOk) << err.str();
@@ -793,6 +845,34 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
 }
 
 // A problem without the king to mate is not a mate, and the text says why.
+TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
+  // The mate in 5 above as a KI2 file with two variations: the right one and the one that
+  // mates in 5 where 3 do.
+  const std::string path =
+      ::testing::TempDir() + "verify_variations_" + std::to_string(getpid()) + ".ki2";
+  {
+    std::ofstream file(path);
+    // The diagram as `solve --kif` writes it.
+    file << SolutionKif(FromSfen("ln1s3nl/1+S4+B2/p1p1k2pp/3p2P2/7P1/P1Pnpp1R1/1P1P+lP2P/2G1G4/"
+                                 "L1SKP2N+b b R2GPsp 1"),
+                        {}, false, "")
+         << "▲５四飛　△６二玉　▲５三金　△５一玉　▲４二馬\n"
+            "まで5手で詰み\n"
+            "変化：2手\n△６三玉　▲５三金　△７四玉　▲７五金\n"
+            "変化：2手\n△６三玉　▲６四飛　△５二玉　▲４二金　△５三玉　▲５四金\n";
+  }
+  std::ostringstream out, err;
+  int code = RunVerify({"--hash-mb", "16", path}, out, err);
+  std::remove(path.c_str());
+  EXPECT_NE(code, kExitUsage) << err.str();
+  EXPECT_EQ(err.str(), "");
+  EXPECT_THAT(out.str(), testing::HasSubstr(
+                             "note: 変化手順不正 (bad_stated_variation) at ply 2: the variation "
+                             "5c6c: a mate in 3 or less follows 5c6c, where the variation "
+                             "shows 5\n    △６三玉 ▲６四飛 △５二玉 ▲４二金 △５三玉 ▲５四金\n"));
+  EXPECT_EQ(out.str().find("the variation 5c6c: at ply"), std::string::npos) << out.str();
+}
+
 TEST(VerifyCommandTest, NoKingToMateIsSaid) {
   std::ostringstream out, err;
   EXPECT_EQ(RunVerify({"9/9/9/9/9/9/9/9/4K4 b G 1"}, out, err), kExitMismatch) << err.str();

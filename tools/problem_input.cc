@@ -68,6 +68,7 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
       p.expected_nomate = problem.expected_nomate;
       p.nomate_within = problem.nomate_within;
       p.solution_usi = std::move(problem.solution_usi);
+      p.variations = std::move(problem.variations);
       problems.push_back(std::move(p));
     }
   }

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/position.h"
+#include "problems/collection.h"
 
 namespace tsume {
 
@@ -21,6 +22,7 @@ struct InputProblem {
   bool expected_nomate = false;
   std::optional<int> nomate_within;
   std::vector<std::string> solution_usi;
+  std::vector<Problem::Variation> variations;  // the stated ones (KIF 変化)
 };
 
 // Interprets the positional arguments: when they parse as one position, that position; else

@@ -87,7 +87,11 @@ void PrintFlaw(const Position& start, const std::vector<Move>& main_line,
   out << "  " << prefix << JapaneseName(f.kind) << " (" << ToString(f.kind) << ")";
   if (f.ply > 0) out << " at ply " << f.ply;
   out << ": " << f.detail << "\n";
-  if (!f.line.empty()) {
+  if (f.kind == FlawKind::kBadStatedVariation && f.ply >= 1 && int(f.line.size()) >= f.ply) {
+    // The variation's whole line is the flaw's: shown from its first own move.
+    std::vector<Move> own(f.line.begin() + (f.ply - 1), f.line.end());
+    out << "    " << LineToJapanese(PositionBefore(start, f.line, f.ply), own) << "\n";
+  } else if (!f.line.empty()) {
     const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
     out << "    " << LineToJapanese(PositionBefore(start, along, f.ply), f.line) << "\n";
   }
@@ -118,6 +122,7 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   j["alternatives_complete"] = report.alternatives_complete;
   j["variations_complete"] = report.variations_complete;
   j["side_mates_complete"] = report.side_mates_complete;
+  j["stated_variations_complete"] = report.stated_variations_complete;
   // The whole verification; the solve alone as well.
   j["nodes"] = report.nodes;
   j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
@@ -236,6 +241,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     const InputProblem* problem;
     std::vector<Move> intended;
     std::string intended_error;
+    std::vector<StatedVariation> variations;
   };
   std::vector<Pending> pending;
   std::map<std::string, int> verdicts;
@@ -251,7 +257,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       exit_code = kExitUsage;
       continue;
     }
-    Pending& p = pending.emplace_back(Pending{&problem, {}, {}});
+    Pending& p = pending.emplace_back(Pending{&problem, {}, {}, {}});
     Position replay = *problem.position;
     for (const std::string& usi : problem.solution_usi) {
       absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
@@ -262,6 +268,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       }
       p.intended.push_back(*m);
       replay.DoMove(*m);
+    }
+    // The readers checked the variations' moves.
+    for (const Problem::Variation& v : problem.variations) {
+      StatedVariation& stated = p.variations.emplace_back(StatedVariation{v.ply, {}});
+      Position line = *problem.position;
+      for (const std::string& usi : v.usi) {
+        absl::StatusOr<Move> m = line.ParseUsiMove(usi);
+        if (!m.ok()) break;
+        stated.line.push_back(*m);
+        line.DoMove(*m);
+      }
     }
   }
 
@@ -317,7 +334,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       job_stage[job] = name;
     };
     VerifyReport report = VerifyProblem(solver, *p.problem->position, p.problem->expected_length,
-                                        p.intended, on_job_stage, verify_options);
+                                        p.intended, on_job_stage, verify_options, p.variations);
     if (jobs == 1) progress.Clear();
     return report;
   };
@@ -380,6 +397,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
         if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
         if (!report.side_mates_complete) out << "  (limits stopped part of the 変化別詰 search)\n";
+        if (!report.stated_variations_complete) {
+          out << "  (limits stopped the check of the stated variations)\n";
+        }
       }
       out << absl::StrFormat("  nodes %d  time %.0f ms (solve: nodes %d  time %.0f ms)",
                              report.nodes, absl::ToDoubleMilliseconds(report.elapsed),
