@@ -188,7 +188,9 @@ std::optional<Flaw> CheckIntendedLine(Solver& solver, const Position& problem,
                            ": no mate in the ", n - ply, " plies the line has left"),
               {defence}};
         }
-        return flaw(i + 1, absl::StrCat("after ", ToUsi(m), " there is no mate in ", remaining));
+        return flaw(i + 1, remaining == 0 ? absl::StrCat(ToUsi(m), " does not mate")
+                                          : absl::StrCat("after ", ToUsi(m),
+                                                         " there is no mate in ", remaining));
       }
     } else if (remaining >= 3 &&
                solver.MateWithin(pos, remaining - 2, true) == SolveStatus::kMate) {

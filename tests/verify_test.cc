@@ -808,7 +808,7 @@ TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
   EXPECT_EQ(notes[0]->ply, 2);
   EXPECT_EQ(notes[0]->line, variations[1].line);
   EXPECT_THAT(notes[0]->detail, testing::HasSubstr("the variation 5c6c: "));
-  EXPECT_THAT(notes[0]->detail, testing::HasSubstr("at ply 3, after G*5c there is no mate in 0"));
+  EXPECT_THAT(notes[0]->detail, testing::HasSubstr("at ply 3, G*5c does not mate"));
   EXPECT_EQ(notes[1]->line, variations[2].line);
   EXPECT_EQ(notes[1]->detail,
             "the variation 5c6c: a mate in 3 or less follows 5c6c, where the variation shows 5");
