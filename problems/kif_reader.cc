@@ -72,8 +72,9 @@ class KifReader {
   }
 
  private:
-  // A move of the list: KIF ones are read to USI as they come, KI2 ones (Japanese notation)
-  // need the position they are played in, so they are read on replay.
+  // A move of a list. Both kinds become moves on replay: a KIF one's 同 is the square of the
+  // move before it in its line, and a KI2 one (Japanese notation) is read against the position
+  // it is played in.
   struct ListedMove {
     int line = 0;
     // KIF: the square (kNoSquare: 同), the piece named, and a board move's origin.
@@ -281,7 +282,6 @@ class KifReader {
     return true;
   }
 
-  // "   1 ２四桂打(00)   ( 0:00/00:00:00)", "   2 同　銀(23)", "   9 詰み".
   // "変化：3手": the moves that follow replace a line's from that ply on.
   bool ReadVariationHeader(int number, absl::string_view text) {
     absl::string_view rest = text.substr(strlen("変化"));
@@ -299,6 +299,7 @@ class KifReader {
     return true;
   }
 
+  // "   1 ２四桂打(00)   ( 0:00/00:00:00)", "   2 同　銀(23)", "   9 詰み".
   bool ReadMove(int number, absl::string_view text) {
     if (lines_.back().stopped) return true;
     size_t digits = 0;
@@ -383,8 +384,9 @@ class KifReader {
     return absl::StrCat(SquareToUsi(m.from), SquareToUsi(to), m.promote ? "+" : "");
   }
 
-  // Plays `moves` from `pos`, adding each to `usi`. False after an error, reported as a
-  // problem with `what` ("KIF move 3", "variation at ply 4, move 2").
+  // Plays `moves` from `pos` (the first of them at ply `first_ply`), adding each to `usi`.
+  // False after an error, reported with `what_prefix` before the move's own words ("KIF
+  // variation at ply 4: KIF move 5 (3c5a): ...").
   bool Replay(Position& pos, const std::vector<ListedMove>& moves, int first_ply,
               const std::string& what_prefix, std::vector<std::string>& usi) {
     for (size_t i = 0; i < moves.size(); ++i) {
