@@ -579,11 +579,10 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
   }
 }
 
-}  // namespace
-
 // The stated variations that branch off at a defence, each checked as a solution of the
 // position after that defence (CheckIntendedLine), and for a shorter mate than it shows: a
-// note for each that is wrong. Stops, clearing `complete`, when the limits run out.
+// note for each that is wrong. Stops when the limits run out, with
+// report.stated_variations_complete false.
 void CheckStatedVariations(Solver& solver, const Position& problem,
                            const std::vector<StatedVariation>& variations, VerifyReport& report) {
   for (const StatedVariation& v : variations) {
@@ -613,6 +612,8 @@ void CheckStatedVariations(Solver& solver, const Position& problem,
     }
   }
 }
+
+}  // namespace
 
 TimeCut WhatTheTimeCut(const VerifyReport& report) {
   if (report.limit != LimitReason::kTime) return TimeCut::kNone;

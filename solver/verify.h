@@ -107,7 +107,7 @@ TimeCut WhatTheTimeCut(const VerifyReport& report);
 // Told each stage of a verification as it starts, for progress displays: "line alone" (with
 // VerifyOptions::refutation_time), "solve", then, once
 // the solve has proven the exact length with its line, "intended line" (when one is given),
-// "余詰", "変同" and "変化別詰".
+// "余詰", "変同", "変化別詰" and "stated variations" (when the problem states some).
 using VerifyStageCallback = std::function<void(const char* stage)>;
 
 struct VerifyOptions {
