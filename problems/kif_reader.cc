@@ -444,7 +444,8 @@ class KifReader {
       std::string where = absl::StrCat("KIF variation at ply ", v.start_ply, ": ");
       int parent = -1;
       for (int j = int(k) - 1; j >= 0 && parent < 0; --j) {
-        if (lines_[j].start_ply > 0 && lines_[j].start_ply < v.start_ply &&
+        // (A sibling that starts at the same ply shares the parent's moves before it.)
+        if (lines_[j].start_ply > 0 && lines_[j].start_ply <= v.start_ply &&
             int(whole[j].size()) >= v.start_ply) {
           parent = j;
         }

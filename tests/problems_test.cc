@@ -426,20 +426,23 @@ TEST(KifTest, VariationsAreReadAsWholeLinesFromTheProblem) {
   std::string text = kif +
                      "\n変化：4手\n   4 ５一玉(52)\n   5 ４二龍(33)\n   6 詰み\n"
                      "\n変化：5手\n   5 ４二金打\n"
-                     "\n変化：2手\n△同　玉　▲４三角成\n△５一玉　▲４二竜\n";
+                     "\n変化：2手\n△同　玉　▲４三角成\n△５一玉　▲４二竜\n"
+                     "\n変化：1手\n   1 ３六歩(37)\n";  // another first move
   Collection c = ParseCollection(text, "v.kif", CollectionFormat::kKif);
   ASSERT_THAT(c.problems, SizeIs(1)) << ErrorsText(c);
   EXPECT_TRUE(c.errors.empty()) << ErrorsText(c);
   const Problem& p = c.problems[0];
   EXPECT_THAT(p.solution_usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b4a", "G*4b"));
   EXPECT_EQ(p.expected_length, 5);
-  ASSERT_THAT(p.variations, SizeIs(3));
+  ASSERT_THAT(p.variations, SizeIs(4));
   EXPECT_EQ(p.variations[0].ply, 4);
   EXPECT_THAT(p.variations[0].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "3c4b"));
   EXPECT_EQ(p.variations[1].ply, 5);
   EXPECT_THAT(p.variations[1].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "G*4b"));
   EXPECT_EQ(p.variations[2].ply, 2);
   EXPECT_THAT(p.variations[2].usi, ElementsAre("4d5b+", "5a5b", "3b4c+", "5b5a", "3c4b"));
+  EXPECT_EQ(p.variations[3].ply, 1);
+  EXPECT_THAT(p.variations[3].usi, ElementsAre("3g3f"));
 
   // Bad variations are reported with their lines and left out; the problem stays.
   std::string bad = kif +
