@@ -873,6 +873,48 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
   EXPECT_EQ(out.str().find("the variation 5c6c: at ply"), std::string::npos) << out.str();
 }
 
+TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {
+  // stated.tsv's mate in 5 with 余詰 at plies 1 and 3 and a 変同 at ply 2.
+  const std::string sfen = "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1";
+  std::ostringstream json_out, kif_out, err;
+  ASSERT_EQ(RunVerify({"--hash-mb", "16", "--json", sfen}, json_out, err), kExitMismatch)
+      << err.str();
+  ASSERT_EQ(RunVerify({"--hash-mb", "16", "--kif", sfen}, kif_out, err), kExitMismatch)
+      << err.str();
+  nlohmann::json j = nlohmann::json::parse(json_out.str());
+  const std::string kif = kif_out.str();
+  EXPECT_THAT(kif, testing::HasSubstr("*余詰 (alternative_mate) at ply 1: "));
+  EXPECT_THAT(kif, testing::HasSubstr("*note: 変同 (same_length_variation) at ply 2: "));
+
+  // Our own reader reads it back: the position, the main line, and each finding's line as a
+  // variation (the main line's moves before its ply, then its own).
+  Collection c = ParseCollection(kif, "checked.kif", CollectionFormat::kKif);
+  ASSERT_EQ(c.problems.size(), 1u);
+  EXPECT_TRUE(c.errors.empty()) << c.errors[0].message;
+  const Problem& p = c.problems[0];
+  EXPECT_EQ(p.sfen, sfen);
+  EXPECT_EQ(p.solution_usi, j["moves"].get<std::vector<std::string>>());
+  EXPECT_EQ(p.expected_length, 5);
+  std::multiset<std::vector<std::string>> expected, read;
+  for (const char* kind : {"flaws", "notes"}) {
+    for (const nlohmann::json& f : j[kind]) {
+      int ply = f["ply"];
+      std::vector<std::string> moves = f["moves"];
+      if (ply < 1 || moves.empty()) continue;
+      std::vector<std::string> whole(p.solution_usi.begin(), p.solution_usi.begin() + (ply - 1));
+      whole.insert(whole.end(), moves.begin(), moves.end());
+      expected.insert(whole);
+    }
+  }
+  for (const Problem::Variation& v : p.variations) read.insert(v.usi);
+  EXPECT_EQ(read.size(), 4u);  // three 余詰 and the 変同
+  EXPECT_EQ(read, expected);
+  // --json and --kif together are refused.
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunVerify({"--json", "--kif", sfen}, out2, err2), kExitUsage);
+  EXPECT_THAT(err2.str(), testing::HasSubstr("--json and --kif"));
+}
+
 TEST(VerifyCommandTest, NoKingToMateIsSaid) {
   std::ostringstream out, err;
   EXPECT_EQ(RunVerify({"9/9/9/9/9/9/9/9/4K4 b G 1"}, out, err), kExitMismatch) << err.str();

@@ -1,5 +1,7 @@
 #include "tools/kif_output.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/notation.h"
@@ -79,18 +81,41 @@ std::string MoveText(const Position& pos, Move m) {
 }  // namespace
 
 std::string SolutionKif(const Position& root, const std::vector<Move>& moves, bool mate,
-                        const std::string& comment) {
+                        const std::string& comment, const std::vector<std::string>& notes,
+                        const std::vector<KifVariation>& variations) {
   std::string out = "# KIF形式棋譜ファイル\n";
   if (!comment.empty()) absl::StrAppend(&out, "# ", comment, "\n");
   out += Diagram(root);
-  if (moves.empty()) return out;
+  if (moves.empty() && notes.empty()) return out;
   out += "手数----指手---------消費時間--\n";
+  for (const std::string& note : notes) absl::StrAppend(&out, "*", note, "\n");
+  if (moves.empty()) return out;
   Position pos = root;
   for (size_t i = 0; i < moves.size(); ++i) {
     absl::StrAppend(&out, absl::StrFormat("%4d ", i + 1), MoveText(pos, moves[i]), "\n");
     pos.DoMove(moves[i]);
   }
   absl::StrAppend(&out, "まで", moves.size(), mate ? "手で詰み\n" : "手\n");
+  // Later plies first: each block then branches off the record's line, whether a reader takes
+  // the last line read (a sibling or an earlier-ply block shares the record's moves before it)
+  // or the record itself.
+  std::vector<const KifVariation*> order;
+  for (const KifVariation& v : variations) {
+    if (v.ply >= 1 && v.ply <= int(moves.size()) && !v.moves.empty()) order.push_back(&v);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const KifVariation* a, const KifVariation* b) { return a->ply > b->ply; });
+  for (const KifVariation* v : order) {
+    absl::StrAppend(&out, "\n変化：", v->ply, "手\n");
+    Position branch = root;
+    for (int i = 0; i < v->ply - 1; ++i) branch.DoMove(moves[i]);
+    for (size_t i = 0; i < v->moves.size(); ++i) {
+      absl::StrAppend(&out, absl::StrFormat("%4d ", v->ply + int(i)), MoveText(branch, v->moves[i]),
+                      "\n");
+      if (i == 0 && !v->comment.empty()) absl::StrAppend(&out, "*", v->comment, "\n");
+      branch.DoMove(v->moves[i]);
+    }
+  }
   return out;
 }
 

@@ -16,8 +16,20 @@ namespace tsume {
 // from 1 with their origins ("４四角成(33)", "同　玉(15)", "１四香打"); then "まで N手で詰み" when
 // `mate` (the line ends in mate), else "まで N手"; no moves, the diagram alone. `comment` (one
 // line, may be empty) goes in a "#" line at the top.
+// A line branching off the record's moves (a KIF 変化): its moves from the 1-based ply `ply`
+// on, the moves before it being the record's, and a comment (may be empty) on its first move.
+struct KifVariation {
+  int ply = 0;
+  std::vector<Move> moves;
+  std::string comment;
+};
+
+// `notes` (may be empty) are "*" comment lines on the starting position, one each; the
+// `variations` follow the record as 変化 blocks, those of later plies first, so that each
+// branches off the record's line in any reader.
 std::string SolutionKif(const Position& root, const std::vector<Move>& moves, bool mate,
-                        const std::string& comment);
+                        const std::string& comment, const std::vector<std::string>& notes = {},
+                        const std::vector<KifVariation>& variations = {});
 
 }  // namespace tsume
 

@@ -19,6 +19,7 @@
 #include "tools/batch.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/kif_output.h"
 #include "tools/problem_input.h"
 #include "tools/progress.h"
 #include "tools/solve_flags.h"
@@ -28,7 +29,8 @@ namespace tsume {
 namespace {
 
 constexpr char kVerifyHelp[] =
-    "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N] [--json]\n"
+    "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N]\n"
+    "                    [--json | --kif]\n"
     "                    [--jobs N] [--format F] [--out FILE] [--resume] [--shard K/N]\n"
     "                    (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
@@ -48,6 +50,9 @@ constexpr char kVerifyHelp[] =
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n"
+    "  --kif       a KIF record per problem (`tsume verify --kif P > checked.kif` opens in a\n"
+    "              GUI): the main line, the verdict and findings as comments on the start,\n"
+    "              and each finding's line as a 変化 branch with its finding as comment\n"
     "  --format F  auto, sfen, practical, tsv, kif or csa (default auto); a kif file's\n"
     "              moves (the intended line) may be KIF or KI2\n"
     "  --shard K/N only problems K-1, K-1+N, K-1+2N, ... of the inputs, as batch takes\n"
@@ -138,6 +143,50 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   return j;
 }
 
+// One verification as a KIF record: the main line; the verdict and each finding as comments
+// on the starting position; each finding whose line branches off the main line as a 変化
+// with the finding as comment on its first move.
+std::string VerificationKif(const InputProblem& problem, const Position& start,
+                            const VerifyReport& report, const std::vector<Move>& intended) {
+  const std::vector<Move>& main_line = report.main_line;
+  std::string heading = absl::StrCat(problem.id, ": ", ToString(report.verdict));
+  if (report.length > 0) {
+    absl::StrAppend(&heading, ", mate in ", report.solution.length_exact ? "" : "at most ",
+                    report.length);
+  }
+  if (problem.expected_length)
+    absl::StrAppend(&heading, " (stated ", *problem.expected_length, ")");
+  std::vector<std::string> comments = {heading};
+  std::vector<KifVariation> variations;
+  auto add = [&](const Flaw& f, bool note) {
+    std::string text = absl::StrCat(note ? "note: " : "", JapaneseName(f.kind), " (",
+                                    ToString(f.kind), ")", f.ply > 0 ? " at ply " : "",
+                                    f.ply > 0 ? absl::StrCat(f.ply) : "", ": ", f.detail);
+    comments.push_back(text);
+    if (f.ply < 1 || f.line.empty() || f.ply > int(main_line.size())) return;
+    // The finding's line from the problem, as a branch of the main line where it is one.
+    std::vector<Move> whole;
+    if (f.kind == FlawKind::kBadStatedVariation) {
+      whole = f.line;
+    } else {
+      const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
+      if (int(along.size()) < f.ply - 1) return;
+      whole.assign(along.begin(), along.begin() + (f.ply - 1));
+      whole.insert(whole.end(), f.line.begin(), f.line.end());
+    }
+    if (int(whole.size()) < f.ply ||
+        !std::equal(main_line.begin(), main_line.begin() + (f.ply - 1), whole.begin())) {
+      return;
+    }
+    variations.push_back(
+        {f.ply, std::vector<Move>(whole.begin() + (f.ply - 1), whole.end()), text});
+  };
+  for (const Flaw& f : report.flaws) add(f, false);
+  for (const Flaw& f : report.notes) add(f, true);
+  bool mate = report.verdict != Verdict::kNotMate && !main_line.empty();
+  return SolutionKif(start, main_line, mate, heading, comments, variations);
+}
+
 }  // namespace
 
 int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
@@ -147,7 +196,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   value_flags.insert("total-time-ms");
   value_flags.insert("jobs");
   value_flags.insert("shard");
-  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "resume"});
+  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "kif", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
     return kExitUsage;
@@ -159,6 +208,10 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   absl::StatusOr<SolveOptions> options = SolveOptionsFromArgs(*parsed);
   if (!options.ok()) {
     err << "tsume verify: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (parsed->Has("json") && parsed->Has("kif")) {
+    err << "tsume verify: flags --json and --kif: give one of them\n";
     return kExitUsage;
   }
   options->rules = Rules::kTsume;
@@ -202,6 +255,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     *problems = std::move(selected);
   }
   bool json = parsed->Has("json");
+  bool kif = parsed->Has("kif");
   // Results kept in a file, as batch does: each written when known, so a long run stopped
   // part way loses nothing and --resume finishes it.
   std::string out_path = parsed->Get("out", "");
@@ -359,6 +413,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     if (json) {
       out << JsonLine(line) << "\n";
+    } else if (kif) {
+      out << VerificationKif(problem, start, report, p.intended) << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.verdict == Verdict::kNotMate) {
@@ -527,17 +583,18 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   second_tries(waiting_verdict, "verdict", true);
   second_tries(waiting_information, "information", false);
   if (!json && problems->size() > 1) {
-    out << "summary:";
-    for (const auto& [verdict, count] : verdicts) out << "  " << verdict << " " << count;
-    out << "\n";
+    std::ostream& to = kif ? err : out;  // KIF records alone on stdout
+    to << "summary:";
+    for (const auto& [verdict, count] : verdicts) to << "  " << verdict << " " << count;
+    to << "\n";
   }
   if (interrupt.interrupted()) {
     // Ctrl-C: how many problems were left unverified (the one it stopped included), or that
     // second tries were cut short; the status says the run did not finish. JSON keeps stdout
     // to result lines.
     int left = int(pending.size()) - verified;
-    std::ostream& to = json ? err : out;
-    to << (json ? "tsume verify: " : "") << "interrupted: ";
+    std::ostream& to = json || kif ? err : out;
+    to << (json || kif ? "tsume verify: " : "") << "interrupted: ";
     if (left > 0) {
       to << left << (left == 1 ? " problem" : " problems") << " not verified\n";
     } else {
