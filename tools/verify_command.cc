@@ -163,10 +163,10 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
                                     ToString(f.kind), ")", f.ply > 0 ? " at ply " : "",
                                     f.ply > 0 ? absl::StrCat(f.ply) : "", ": ", f.detail);
     comments.push_back(text);
-    if (f.ply < 1 || f.line.empty() || f.ply > int(main_line.size())) return;
-    // The finding's line from the problem, as a branch of the main line where it is one.
+    if (f.line.empty()) return;
+    // The finding's line from the problem (a flaw of ply 0, such as 早詰, has its own).
     std::vector<Move> whole;
-    if (f.kind == FlawKind::kBadStatedVariation) {
+    if (f.kind == FlawKind::kBadStatedVariation || f.ply < 1) {
       whole = f.line;
     } else {
       const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
@@ -174,12 +174,11 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
       whole.assign(along.begin(), along.begin() + (f.ply - 1));
       whole.insert(whole.end(), f.line.begin(), f.line.end());
     }
-    if (int(whole.size()) < f.ply ||
-        !std::equal(main_line.begin(), main_line.begin() + (f.ply - 1), whole.begin())) {
-      return;
-    }
-    variations.push_back(
-        {f.ply, std::vector<Move>(whole.begin() + (f.ply - 1), whole.end()), text});
+    // A branch where it leaves the main line (a KIF 変化 replaces one of its moves).
+    size_t off = 0;
+    while (off < whole.size() && off < main_line.size() && whole[off] == main_line[off]) ++off;
+    if (off >= whole.size() || off >= main_line.size()) return;
+    variations.push_back({int(off) + 1, std::vector<Move>(whole.begin() + off, whole.end()), text});
   };
   for (const Flaw& f : report.flaws) add(f, false);
   for (const Flaw& f : report.notes) add(f, true);
