@@ -544,6 +544,13 @@ TEST(ReportVerifyTest, VerdictsAreResultsAndAreCounted) {
   EXPECT_TRUE(VerdictsToJson(batch).is_null());
   EXPECT_THAT(FormatSummaryText(batch), Not(HasSubstr("verdicts")));
 
+  // A verify line without solve_nodes: its split is of all its nodes.
+  absl::StatusOr<ProblemResult> older =
+      ParseResultLine(R"({"id":"a","verdict":"sound","length":3,"time_ms":1,"nodes":50,)"
+                      R"("first_mate":{"length":3,"nodes":40},"exact_passes":[]})");
+  ASSERT_TRUE(older.ok()) << older.status();
+  EXPECT_EQ(older->solve_nodes, 50);
+
   for (const char* bad :
        {R"({"id":"a","verdict":"great","length":1,"time_ms":1})",
         R"({"id":"a","verdict":"sound","length":1,"time_ms":1,"flaws":[{"ply":1}]})",

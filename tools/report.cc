@@ -698,7 +698,7 @@ absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line) {
   if (!r.verdict.empty()) {
     v.reset();
     if (absl::Status s = ReadInt(j, "solve_nodes", 0, kMaxNodes, &v); !s.ok()) return s;
-    r.solve_nodes = v.value_or(0);
+    r.solve_nodes = v.value_or(r.nodes);  // lines without it: all of them
   }
   if (r.split && SaturatingSum(SaturatingSum(r.split->first_mate, r.split->shorter),
                                r.split->no_shorter) > r.solve_nodes) {
