@@ -299,33 +299,18 @@ std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int c
 }
 
 StatementCheck JudgeResult(const ordered_json& line) {
-  StatementCheck v;
   std::string result = StringField(line, "result");
   std::string expected = StringField(line, "expected");
-  std::optional<int64_t> stated_length = IntField(line, "expected_length");
-  std::optional<int64_t> within = IntField(line, "nomate_within");
-  int64_t length = IntField(line, "length").value_or(0);
-  // Proven: no mate within this many plies (results written before the field existed: 0).
-  int64_t none_within = IntField(line, "no_mate_within").value_or(0);
+  Statement stated{expected == "nomate", IntField(line, "expected_length"), expected == "mate",
+                   IntField(line, "nomate_within")};
   auto exact_it = line.find("length_exact");
   bool exact = exact_it != line.end() && exact_it->is_boolean() && exact_it->get<bool>();
-  bool mate = result == "mate", nomate = result == "nomate";
-  if (expected == "nomate") {
-    v.match = nomate;
-    v.wrong = mate;
-  } else if (stated_length) {
-    v.match = mate && length == *stated_length;
-    // A found mate is an upper bound on the shortest; only a proven one also bounds it below.
-    v.wrong = nomate || none_within >= *stated_length ||
-              (mate && (length < *stated_length || (exact && length != *stated_length)));
-  } else if (expected == "mate") {
-    v.match = mate;
-    v.wrong = nomate;
-  } else if (within) {
-    v.match = nomate || none_within >= *within || (mate && exact && length > *within);
-    v.wrong = mate && length <= *within;
-  }
-  return v;
+  Outcome outcome = result == "mate"     ? Outcome::kMate
+                    : result == "nomate" ? Outcome::kNoMate
+                                         : Outcome::kUnknown;
+  // Proven: no mate within this many plies (results written before the field existed: 0).
+  return Judge(stated, outcome, IntField(line, "length").value_or(0), exact,
+               IntField(line, "no_mate_within").value_or(0));
 }
 
 ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Position>& position,

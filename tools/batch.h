@@ -25,6 +25,7 @@
 #include "solver/solver.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/report.h"
 
 namespace tsume {
 
@@ -60,15 +61,8 @@ absl::Status ParseShard(const std::string& text, int* index, int* count);
 // The problems of shard K/N: indexes i (0-based, concatenated input order) with i % N == K-1.
 std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count);
 
-// How a result line compares with its problem's statement.
-struct StatementCheck {
-  std::optional<bool> match;  // null when nothing was stated
-  // A definite answer contradicting the statement: a mate of another proven length, a mate
-  // shorter than stated (proven or not), no mate where a mate was stated, a mate where none was
-  // stated (or one within N for NOMATE_WITHIN_N). An unproven mate longer than stated is not
-  // a contradiction (the search ran out before shortening it); unknown and error never are.
-  bool wrong = false;
-};
+// How a result line compares with its problem's statement (Judge, on the line's fields; a line
+// without length_exact counts its mate as not proven shortest).
 StatementCheck JudgeResult(const nlohmann::ordered_json& line);
 
 // The result line for one problem; `position` is the parsed problem position (an error makes

@@ -750,29 +750,44 @@ bool StatesMate(const ProblemResult& r) {
   return !StatesNoMate(r) && (r.expected_length.has_value() || r.expected == "mate");
 }
 
-bool IsMatch(const ProblemResult& r) {
-  if (StatesNoMate(r)) return r.result == Outcome::kNoMate;
-  if (!StatesMate(r) && r.nomate_within) {
-    return r.result == Outcome::kNoMate || r.no_mate_within >= *r.nomate_within ||
-           (r.result == Outcome::kMate && r.length_exact && r.length > *r.nomate_within);
+StatementCheck Judge(const Statement& stated, Outcome result, int64_t length, bool length_exact,
+                     int64_t no_mate_within) {
+  StatementCheck v;
+  bool mate = result == Outcome::kMate, nomate = result == Outcome::kNoMate;
+  if (stated.nomate) {
+    v.match = nomate;
+    v.wrong = mate;
+  } else if (stated.length) {
+    v.match = mate && length == *stated.length;
+    // A found mate is an upper bound on the shortest; only a proven one also bounds it below.
+    v.wrong = nomate || no_mate_within >= *stated.length ||
+              (mate && (length < *stated.length || (length_exact && length != *stated.length)));
+  } else if (stated.mate) {
+    v.match = mate;
+    v.wrong = nomate;
+  } else if (stated.nomate_within) {
+    v.match = nomate || no_mate_within >= *stated.nomate_within ||
+              (mate && length_exact && length > *stated.nomate_within);
+    v.wrong = mate && length <= *stated.nomate_within;
   }
-  if (!StatesMate(r) || r.result != Outcome::kMate) return false;
-  return !r.expected_length || r.length == *r.expected_length;
+  return v;
 }
 
-bool IsWrong(const ProblemResult& r) {
-  if (StatesNoMate(r)) return r.result == Outcome::kMate;
-  if (!StatesMate(r) && r.nomate_within) {
-    return r.result == Outcome::kMate && r.length <= *r.nomate_within;
-  }
-  if (!StatesMate(r)) return false;
-  if (r.result == Outcome::kNoMate) return true;
-  // Proven: no mate within the stated length (whatever the limits left).
-  if (r.expected_length && r.no_mate_within >= *r.expected_length) return true;
-  // A mate not proven shortest bounds the length from above only.
-  return r.result == Outcome::kMate && r.expected_length &&
-         (r.length < *r.expected_length || (r.length_exact && r.length != *r.expected_length));
+namespace {
+
+StatementCheck JudgeProblem(const ProblemResult& r) {
+  Statement stated;
+  stated.nomate = StatesNoMate(r);
+  stated.mate = r.expected == "mate";
+  if (r.expected_length) stated.length = *r.expected_length;
+  if (r.nomate_within) stated.nomate_within = *r.nomate_within;
+  return Judge(stated, r.result, r.length, r.length_exact, r.no_mate_within);
 }
+
+}  // namespace
+
+bool IsMatch(const ProblemResult& r) { return JudgeProblem(r).match.value_or(false); }
+bool IsWrong(const ProblemResult& r) { return JudgeProblem(r).wrong; }
 
 // --- Summary -------------------------------------------------------------------------------
 

@@ -91,6 +91,30 @@ absl::StatusOr<RunResults> LoadResults(const std::string& path);
 // Parses one JSON line into a ProblemResult; the error names the offending field.
 absl::StatusOr<ProblemResult> ParseResultLine(const std::string& line);
 
+// What a problem states about its answer, for judging a result against it.
+struct Statement {
+  bool nomate = false;                   // no mate at all
+  std::optional<int64_t> length;         // a mate of this many plies
+  bool mate = false;                     // a mate (with or without a length)
+  std::optional<int64_t> nomate_within;  // no mate within this many plies
+};
+
+// How a result compares with its problem's statement.
+struct StatementCheck {
+  std::optional<bool> match;  // null when nothing was stated
+  // A definite answer contradicting the statement: a mate of another proven length, a mate
+  // shorter than stated (proven or not), no mate where a mate was stated, a mate where none was
+  // stated (or one within N for NOMATE_WITHIN_N). An unproven mate longer than stated is not
+  // a contradiction (the search ran out before shortening it); unknown and error never are.
+  bool wrong = false;
+};
+
+// The one rule batch's summary and this report's table judge by (see the header comment):
+// `length` the mate found (kMate), `length_exact` whether it is proven shortest,
+// `no_mate_within` the proven lower bound.
+StatementCheck Judge(const Statement& stated, Outcome result, int64_t length, bool length_exact,
+                     int64_t no_mate_within);
+
 // Whether `r` states a mate / no mate, and how its result compares (see the header comment).
 bool StatesMate(const ProblemResult& r);
 bool StatesNoMate(const ProblemResult& r);
