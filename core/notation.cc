@@ -188,6 +188,19 @@ PieceType PieceTypeFromKanji(char32_t cp) {
   }
 }
 
+PieceType TakePieceName(absl::string_view& s) {
+  char32_t cp = TakeCodePoint(s);
+  if (cp != U'成') return PieceTypeFromKanji(cp);
+  PieceType base = PieceTypeFromKanji(TakeCodePoint(s));
+  return base == kLance || base == kKnight || base == kSilver ? Promote(base) : kNoPieceType;
+}
+
+std::optional<Color> SideOfMark(char32_t cp) {
+  if (cp == U'▲' || cp == U'☗') return kBlack;
+  if (cp == U'△' || cp == U'☖' || cp == U'▽') return kWhite;
+  return std::nullopt;
+}
+
 namespace {
 
 // What a move's text says, word by word (ParseJapanese).
@@ -208,13 +221,11 @@ absl::StatusOr<JapaneseMoveWords> ReadJapaneseWords(const Position& pos, absl::s
     while (!s.empty() && IsJapaneseSpace(PeekCodePoint(s))) TakeCodePoint(s);
   };
   skip_spaces();
-  char32_t cp = PeekCodePoint(s);
-  if (cp == U'▲' || cp == U'☗' || cp == U'△' || cp == U'☖' || cp == U'▽') {
+  if (std::optional<Color> marked = SideOfMark(PeekCodePoint(s))) {
     TakeCodePoint(s);
-    Color marked = cp == U'▲' || cp == U'☗' ? kBlack : kWhite;
-    if (marked != pos.side_to_move()) {
+    if (*marked != pos.side_to_move()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(marked == kBlack ? "a move of Black's (▲)" : "a move of White's (△)",
+          absl::StrCat(*marked == kBlack ? "a move of Black's (▲)" : "a move of White's (△)",
                        ", but ", pos.side_to_move() == kBlack ? "Black" : "White", " is to move"));
     }
     skip_spaces();
@@ -233,13 +244,7 @@ absl::StatusOr<JapaneseMoveWords> ReadJapaneseWords(const Position& pos, absl::s
     }
     w.to = MakeSquare(file - 1, rank - 1);
   }
-  cp = TakeCodePoint(s);
-  if (cp == U'成') {
-    PieceType base = PieceTypeFromKanji(TakeCodePoint(s));
-    if (base == kLance || base == kKnight || base == kSilver) w.type = Promote(base);
-  } else {
-    w.type = PieceTypeFromKanji(cp);
-  }
+  w.type = TakePieceName(s);
   if (w.type == kNoPieceType) {
     return absl::InvalidArgumentError("expected a piece after the square, like 歩 or 成銀");
   }

@@ -4,6 +4,7 @@
 #ifndef TSUME_CORE_NOTATION_H_
 #define TSUME_CORE_NOTATION_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ int JapaneseDigit(char32_t cp);
 // A piece's one-character name, as diagrams and move lists write it (歩 ... 竜, 龍, 王, と, 杏,
 // 圭, 全, 馬); kNoPieceType for anything else.
 PieceType PieceTypeFromKanji(char32_t cp);
+// Takes a piece's name as move lists write it off the front of `s`: one kanji, or 成 and 香,
+// 桂 or 銀 ("成銀"); kNoPieceType when it is none.
+PieceType TakePieceName(absl::string_view& s);
+// The side a move's mark names: ▲ or ☗ Black, △, ☖ or ▽ White; nothing for any other.
+std::optional<Color> SideOfMark(char32_t cp);
 
 }  // namespace tsume
 

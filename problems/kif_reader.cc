@@ -159,9 +159,7 @@ class KifReader {
     return true;
   }
 
-  static bool IsSideMark(char32_t cp) {
-    return cp == U'▲' || cp == U'△' || cp == U'☗' || cp == U'☖' || cp == U'▽';
-  }
+  static bool IsSideMark(char32_t cp) { return SideOfMark(cp).has_value(); }
 
   // KI2 moves, one or more to a line ("▲２四桂打　△同　銀　▲２三銀成"), perhaps ended by
   // "まで9手で詰み". Each is read against the position on replay (Finish).
@@ -175,7 +173,7 @@ class KifReader {
       }
       if (lines_.size() == 1 && lines_[0].moves.empty() && !side_stated_) {
         // A problem file that does not say who is to move: its first move does.
-        setup_.side = PeekCodePoint(text) == U'▲' || PeekCodePoint(text) == U'☗' ? kBlack : kWhite;
+        setup_.side = *SideOfMark(PeekCodePoint(text));
       }
       // The move runs to the next mark (spaces do not end it: 同 is followed by one).
       absl::string_view rest = text;
@@ -320,14 +318,7 @@ class KifReader {
       to_file = JapaneseDigit(TakeCodePoint(move));
       to_rank = JapaneseDigit(TakeCodePoint(move));
     }
-    PieceType pt = kNoPieceType;
-    if (PeekCodePoint(move) == U'成') {
-      TakeCodePoint(move);
-      PieceType base = PieceTypeFromKanji(TakeCodePoint(move));
-      if (base == kLance || base == kKnight || base == kSilver) pt = Promote(base);
-    } else {
-      pt = PieceTypeFromKanji(TakeCodePoint(move));
-    }
+    PieceType pt = TakePieceName(move);
     bool promote = false, drop = false;
     if (absl::ConsumePrefix(&move, "不成")) {
     } else if (absl::ConsumePrefix(&move, "成")) {
