@@ -293,7 +293,7 @@ std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int c
   if (count <= 1) return problems;
   std::vector<Problem> selected;
   for (size_t i = 0; i < problems.size(); ++i) {
-    if (int(i % size_t(count)) == index - 1) selected.push_back(std::move(problems[i]));
+    if (InShard(i, index, count)) selected.push_back(std::move(problems[i]));
   }
   return selected;
 }

@@ -58,7 +58,10 @@ absl::StatusOr<BatchOptions> BatchOptionsFromArgs(const CliArgs& args);
 // "K/N" with 1 <= K <= N.
 absl::Status ParseShard(const std::string& text, int* index, int* count);
 
-// The problems of shard K/N: indexes i (0-based, concatenated input order) with i % N == K-1.
+// Whether the problem of index i (0-based, concatenated input order) is in shard K/N
+// (`index` K, `count` N): i % N == K-1.
+inline bool InShard(size_t i, int index, int count) { return int(i % size_t(count)) == index - 1; }
+// The problems of shard K/N.
 std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count);
 
 // How a result line compares with its problem's statement (Judge, on the line's fields; a line

@@ -143,6 +143,18 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   return j;
 }
 
+// The moves of a USI line played from `start`, or the first one's error.
+absl::StatusOr<std::vector<Move>> MovesOf(Position start, const std::vector<std::string>& usi) {
+  std::vector<Move> moves;
+  for (const std::string& text : usi) {
+    absl::StatusOr<Move> m = start.ParseUsiMove(text);
+    if (!m.ok()) return m.status();
+    moves.push_back(*m);
+    start.DoMove(*m);
+  }
+  return moves;
+}
+
 // One verification as a KIF record: the main line; the verdict and each finding as comments
 // on the starting position; each finding whose line branches off the main line as a 変化
 // with the finding as comment on its first move.
@@ -245,9 +257,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (shard_count > 1) {
     // The same split as batch's: the problems read, counted without the bad lines.
     std::vector<InputProblem> selected;
-    int read = 0;
+    size_t read = 0;
     for (InputProblem& problem : *problems) {
-      if (!problem.position.ok() || read++ % shard_count == shard_index - 1) {
+      if (!problem.position.ok() || InShard(read++, shard_index, shard_count)) {
         selected.push_back(std::move(problem));
       }
     }
@@ -311,26 +323,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       continue;
     }
     Pending& p = pending.emplace_back(Pending{&problem, {}, {}, {}});
-    Position replay = *problem.position;
-    for (const std::string& usi : problem.solution_usi) {
-      absl::StatusOr<Move> m = replay.ParseUsiMove(usi);
-      if (!m.ok()) {
-        p.intended_error = absl::StrCat("intended line: ", m.status().message());
-        p.intended.clear();
-        break;
-      }
-      p.intended.push_back(*m);
-      replay.DoMove(*m);
+    if (absl::StatusOr<std::vector<Move>> intended =
+            MovesOf(*problem.position, problem.solution_usi);
+        intended.ok()) {
+      p.intended = *std::move(intended);
+    } else {
+      p.intended_error = absl::StrCat("intended line: ", intended.status().message());
     }
     // The readers checked the variations' moves.
     for (const Problem::Variation& v : problem.variations) {
-      StatedVariation& stated = p.variations.emplace_back(StatedVariation{v.ply, {}});
-      Position line = *problem.position;
-      for (const std::string& usi : v.usi) {
-        absl::StatusOr<Move> m = line.ParseUsiMove(usi);
-        if (!m.ok()) break;
-        stated.line.push_back(*m);
-        line.DoMove(*m);
+      if (absl::StatusOr<std::vector<Move>> line = MovesOf(*problem.position, v.usi); line.ok()) {
+        p.variations.push_back({v.ply, *std::move(line)});
       }
     }
   }
