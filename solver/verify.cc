@@ -579,28 +579,86 @@ void AddVariationMateNotes(Solver& solver, const Position& problem, const std::v
   }
 }
 
-// The stated variations that branch off at a defence, each checked as a solution of the
-// position after that defence (CheckIntendedLine), and for a shorter mate than it shows: a
-// note for each that is wrong. Stops when the limits run out, with
-// report.stated_variations_complete false.
+// A stated variation that branches off at a defence, checked as a solution of the position
+// after that defence (CheckIntendedLine) and for a shorter mate than it shows. Returns what is
+// wrong with it (empty: nothing).
+std::string CheckStatedDefenceVariation(Solver& solver, const Position& problem,
+                                        const StatedVariation& v) {
+  Position pos = problem;
+  for (int i = 0; i < v.ply; ++i) pos.DoMove(v.line[i]);
+  std::vector<Move> rest(v.line.begin() + v.ply, v.line.end());
+  std::optional<Flaw> bad = CheckIntendedLine(solver, pos, rest);
+  if (bad) {
+    // The line's plies are counted from the problem.
+    return bad->ply > 0 ? absl::StrCat("at ply ", v.ply + bad->ply, ", ", bad->detail)
+                        : bad->detail;
+  }
+  if (rest.size() >= 3 &&
+      solver.MateWithin(pos, int(rest.size()) - 2, true) == SolveStatus::kMate) {
+    return absl::StrCat("a mate in ", rest.size() - 2, " or less follows ",
+                        ToUsi(v.line[v.ply - 1]), ", where the variation shows ", rest.size());
+  }
+  return "";
+}
+
+// A stated variation that branches off at an attacker's move (紛れ): another check, shown
+// failing. Every attacker move of it must be a check, and after each of its defences the
+// attacker must have no mate within the plies the solution leaves there (the shortest mate
+// from the position where it branches off; on the main line, what the main line leaves). A
+// variation that ends in mate shows a mate, not a failure: only its checks are examined (the
+// 余詰 search judges the mate). Returns what is wrong with it (empty: nothing).
+std::string CheckStatedAttackerVariation(Solver& solver, const Position& problem,
+                                         const StatedVariation& v, const VerifyReport& report) {
+  const std::vector<Move>& main_line = report.main_line;
+  Position pos = problem;
+  for (int i = 0; i + 1 < v.ply; ++i) pos.DoMove(v.line[i]);
+  bool on_main_line = int(main_line.size()) >= v.ply &&
+                      std::equal(v.line.begin(), v.line.begin() + (v.ply - 1), main_line.begin());
+  if (on_main_line && main_line[v.ply - 1] == v.line[v.ply - 1]) return "";  // not another move
+  // The plies the solution leaves where the variation branches off.
+  int leaves = report.length - (v.ply - 1);
+  if (on_main_line) {
+    if (main_line == report.solution.moves) {
+      for (int i : report.solution.uncounted) leaves += i < v.ply - 1 ? 1 : 0;
+    }
+  } else if (solver.MateWithin(pos, leaves, true) == SolveStatus::kMate) {
+    leaves = ExactMateLength(solver, pos, leaves, true).value_or(leaves);
+  }
+  const Position branch = pos;
+  for (int i = v.ply - 1; i < int(v.line.size()); ++i) {
+    Move m = v.line[i];
+    if (i % 2 == 0 && !pos.GivesCheck(m)) {
+      return absl::StrCat("at ply ", i + 1, ", ", ToUsi(m), " is not a check");
+    }
+    pos.DoMove(m);
+  }
+  if (pos.side_to_move() != problem.side_to_move() &&
+      solver.MateWithin(pos, 0, false) == SolveStatus::kMate) {
+    return "";
+  }
+  pos = branch;
+  for (int i = v.ply - 1; i < int(v.line.size()); ++i) {
+    pos.DoMove(v.line[i]);
+    int left = leaves - (i + 2 - v.ply);
+    if (i % 2 == 0 || left < 1) continue;
+    if (solver.MateWithin(pos, left, true) == SolveStatus::kMate) {
+      return absl::StrCat("at ply ", i + 1, ", ", ToUsi(v.line[i]),
+                          " does not refute it: the attacker still mates within ", left,
+                          left == 1 ? " ply" : " plies", ", as the solution does");
+    }
+  }
+  return "";
+}
+
+// The stated variations: those that branch off at a defence checked as solutions of the
+// position after it, those at an attacker's move (紛れ) as failing; a note for each that is
+// wrong. Stops when the limits run out, with report.stated_variations_complete false.
 void CheckStatedVariations(Solver& solver, const Position& problem,
                            const std::vector<StatedVariation>& variations, VerifyReport& report) {
   for (const StatedVariation& v : variations) {
-    if (v.ply % 2 == 1 || v.ply < 2 || int(v.line.size()) < v.ply) continue;  // not a defence
-    Position pos = problem;
-    for (int i = 0; i < v.ply; ++i) pos.DoMove(v.line[i]);
-    std::vector<Move> rest(v.line.begin() + v.ply, v.line.end());
-    std::optional<Flaw> bad = CheckIntendedLine(solver, pos, rest);
-    std::string wrong;
-    if (bad) {
-      // The line's plies are counted from the problem.
-      wrong =
-          bad->ply > 0 ? absl::StrCat("at ply ", v.ply + bad->ply, ", ", bad->detail) : bad->detail;
-    } else if (rest.size() >= 3 &&
-               solver.MateWithin(pos, int(rest.size()) - 2, true) == SolveStatus::kMate) {
-      wrong = absl::StrCat("a mate in ", rest.size() - 2, " or less follows ",
-                           ToUsi(v.line[v.ply - 1]), ", where the variation shows ", rest.size());
-    }
+    if (v.ply < 1 || int(v.line.size()) < v.ply) continue;
+    std::string wrong = v.ply % 2 == 0 ? CheckStatedDefenceVariation(solver, problem, v)
+                                       : CheckStatedAttackerVariation(solver, problem, v, report);
     if (solver.limit_reached()) {
       report.stated_variations_complete = false;
       return;

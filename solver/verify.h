@@ -41,10 +41,12 @@ enum class FlawKind {
   // they part: another defence as long, or another last move). The problem is judged on the
   // main line; the intended line is the note's.
   kIntendedLineLeavesPieces,
-  // 変化手順不正: a variation the problem states (KIF 変化) that branches off at a defence is
-  // not a correct solution from there: a move illegal or not a check, a defence not the
-  // longest, no mate at its end, or a mate shorter than it shows. The flaw's line is the
-  // variation's whole line from the problem; its ply, the variation's first.
+  // 変化手順不正: a variation the problem states (KIF 変化) is wrong. One that branches off at
+  // a defence is not a correct solution from there: a move illegal or not a check, a defence
+  // not the longest, no mate at its end, or a mate shorter than it shows. One that branches
+  // off at an attacker's move (紛れ, a check shown failing) has a move that is not a check, or
+  // a defence after which the attacker still mates within what the solution leaves. The
+  // flaw's line is the variation's whole line from the problem; its ply, the variation's first.
   kBadStatedVariation,
 };
 
@@ -131,8 +133,8 @@ struct StatedVariation {
 
 // Verifies the problem with `solver` (its options give the limits, which cover the whole
 // verification; rules are forced to tsume). `stated_length` and `intended` are optional
-// (empty line: none given). The stated variations that branch off at a defence are checked
-// last, as information (kBadStatedVariation notes); the others are not examined.
+// (empty line: none given). The stated variations are checked last, as information
+// (kBadStatedVariation notes), once the exact length and its main line are known.
 VerifyReport VerifyProblem(Solver& solver, const Position& problem,
                            std::optional<int> stated_length, const std::vector<Move>& intended,
                            const VerifyStageCallback& on_stage = nullptr,

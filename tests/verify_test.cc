@@ -771,10 +771,11 @@ TEST(VerifyTest, StagesAreReportedInOrder) {
 }
 
 // The stated variations (KIF 変化) that branch off at a defence are checked as solutions of the
-// position after it. A practical mate in 5 (sample.txt): R*5d 5c6b G*5c 6b5a 3b4b; after its
+// position after it, those at an attacker's move (紛れ) as failures: checks, each defence a
+// refutation. A practical mate in 5 (sample.txt): R*5d 5c6b G*5c 6b5a 3b4b; after its
 // first move the king can also go to 6c, where G*5c 6c7d G*7e mates in 3 (worked out with the
 // solver, each defence and mate checked with `tsume solve`).
-TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
+TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsOrAsFailures) {
   const Position start =
       FromSfen("ln1s3nl/1+S4+B2/p1p1k2pp/3p2P2/7P1/P1Pnpp1R1/1P1P+lP2P/2G1G4/L1SKP2N+b b R2GPsp 1");
   auto line = [&](const std::string& usi) {
@@ -793,7 +794,18 @@ TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
       {2, line("R*5d 5c6c G*5c 6c7d G*7e")},            // right
       {2, line("R*5d 5c6c G*5c")},                      // no mate at its end
       {2, line("R*5d 5c6c 5d6d 6c5b G*4b 5b5c G*5d")},  // mates, but in 5 where 3 do
-      {3, line("R*5d 5c6b 5d5c+")},                     // an attacker's: not examined
+      {3, line("R*5d 5c6b 5d5c+")},                     // 紛れ, no defence shown
+      // 紛れ at the first move: the horse's check 3b4c is refuted by 5c4c (mate in 21 then),
+      // not by 5c6b (G*5c 6b5a 4c4b mates in 3, the plies the solution leaves).
+      {1, line("3b4c 5c4c")},
+      {1, line("3b4c 5c6b")},
+      {1, line("2f2g 5c6b")},  // not a check
+      // A mate shown (G*5d is 余詰, for the 余詰 search to judge), not a failure.
+      {1, line("G*5d 5c5b R*4b 5b5a 3b4a")},
+      // 紛れ off the main line, after 5c6c (mate in 3 from there): G*6b is refuted by 6a6b but
+      // not by 6c7d (G*7e mates).
+      {3, line("R*5d 5c6c G*6b 6a6b")},
+      {3, line("R*5d 5c6c G*6b 6c7d")},
   };
   Solver solver(TestOptions());
   VerifyReport report =
@@ -804,7 +816,7 @@ TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
   for (const Flaw& f : report.notes) {
     if (f.kind == FlawKind::kBadStatedVariation) notes.push_back(&f);
   }
-  ASSERT_EQ(notes.size(), 2u);
+  ASSERT_EQ(notes.size(), 5u);
   EXPECT_EQ(notes[0]->ply, 2);
   EXPECT_EQ(notes[0]->line, variations[1].line);
   EXPECT_THAT(notes[0]->detail, testing::HasSubstr("the variation 5c6c: "));
@@ -812,6 +824,18 @@ TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsFromTheirDefence) {
   EXPECT_EQ(notes[1]->line, variations[2].line);
   EXPECT_EQ(notes[1]->detail,
             "the variation 5c6c: a mate in 3 or less follows 5c6c, where the variation shows 5");
+  EXPECT_EQ(notes[2]->ply, 1);
+  EXPECT_EQ(notes[2]->line, variations[5].line);
+  EXPECT_EQ(notes[2]->detail,
+            "the variation 3b4c: at ply 2, 5c6b does not refute it: the attacker still mates "
+            "within 3 plies, as the solution does");
+  EXPECT_EQ(notes[3]->line, variations[6].line);
+  EXPECT_EQ(notes[3]->detail, "the variation 2f2g: at ply 1, 2f2g is not a check");
+  EXPECT_EQ(notes[4]->ply, 3);
+  EXPECT_EQ(notes[4]->line, variations[9].line);
+  EXPECT_EQ(notes[4]->detail,
+            "the variation G*6b: at ply 4, 6c7d does not refute it: the attacker still mates "
+            "within 1 ply, as the solution does");
   // The notes leave the verdict alone.
   VerifyReport without = VerifyProblem(solver, start, 5, line("R*5d 5c6b G*5c 6b5a 3b4b"));
   EXPECT_EQ(report.verdict, without.verdict);
