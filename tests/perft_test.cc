@@ -2,12 +2,14 @@
 // per-leaf statistics (captures, promotions, checks, checkmates) where the table has them.
 #include "core/perft.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,8 @@
 #include "absl/strings/str_split.h"
 #include "core/movegen.h"
 #include "core/position.h"
+#include "nlohmann/json.hpp"
+#include "tools/commands.h"
 
 namespace tsume {
 namespace {
@@ -178,6 +182,44 @@ TEST(PerftTest, DepthZeroAndOne) {
   ASSERT_TRUE(mated.ok());
   EXPECT_EQ(Perft(*mated, 1), 0u);
   EXPECT_EQ(Perft(*mated, 3), 0u);
+}
+
+// The command takes a position as `solve` does: an SFEN, startpos, or a USI position command
+// with moves, whose leaves are those of the position after the moves.
+TEST(PerftCommandTest, TakesAPositionWithMoves) {
+  auto run = [](std::vector<std::string> args, std::string& out_text) {
+    std::ostringstream out, err;
+    int code = RunPerft(args, out, err);
+    out_text = out.str() + err.str();
+    return code;
+  };
+  std::string after_move, with_moves, startpos_moves, bad;
+  // 7g7f played on the start position.
+  ASSERT_EQ(
+      run({"--json", "2", "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"},
+          after_move),
+      kExitOk)
+      << after_move;
+  ASSERT_EQ(run({"--json", "2",
+                 "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 "
+                 "moves 7g7f"},
+                with_moves),
+            kExitOk)
+      << with_moves;
+  ASSERT_EQ(run({"--json", "2", "startpos", "moves", "7g7f"}, startpos_moves), kExitOk)
+      << startpos_moves;
+  auto nodes = [](const std::string& json) {
+    return nlohmann::json::parse(json)["nodes"].get<uint64_t>();
+  };
+  Position start;
+  absl::StatusOr<Move> move = start.ParseUsiMove("7g7f");
+  ASSERT_TRUE(move.ok());
+  start.DoMove(*move);
+  EXPECT_EQ(nodes(after_move), Perft(start, 2));
+  EXPECT_EQ(nodes(with_moves), nodes(after_move));
+  EXPECT_EQ(nodes(startpos_moves), nodes(after_move));
+  EXPECT_EQ(run({"2", "startpos moves 7g7e"}, bad), kExitUsage);
+  EXPECT_THAT(bad, testing::HasSubstr("7g7e"));
 }
 
 }  // namespace

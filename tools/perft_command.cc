@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
@@ -13,7 +14,8 @@ namespace tsume {
 namespace {
 
 constexpr char kPerftHelp[] =
-    "usage: tsume perft [--divide] [--json] DEPTH (SFEN|startpos)\n"
+    "usage: tsume perft [--divide] [--json] DEPTH POSITION\n"
+    "POSITION: an SFEN, startpos, or 'position sfen ... moves ...' as solve takes it.\n"
     "Counts the leaves of the legal move tree to DEPTH plies.\n";
 
 }  // namespace
@@ -38,8 +40,13 @@ int RunPerft(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume perft: DEPTH must be a number from 0 to 20, got '" << pos_args[0] << "'\n";
     return kExitUsage;
   }
-  std::string sfen = absl::StrJoin(pos_args.begin() + 1, pos_args.end(), " ");
-  absl::StatusOr<Position> pos = Position::FromSfen(sfen);
+  // A position as `solve` takes it: an SFEN, or a USI position command with moves.
+  std::string text = absl::StrJoin(pos_args.begin() + 1, pos_args.end(), " ");
+  absl::StatusOr<Position> pos = absl::StartsWith(text, "position") ||
+                                         absl::StartsWith(text, "sfen ") ||
+                                         absl::StrContains(text, " moves")
+                                     ? Position::FromUsiPosition(text)
+                                     : Position::FromSfen(text);
   if (!pos.ok()) {
     err << "tsume perft: " << pos.status().message() << "\n";
     return kExitUsage;
