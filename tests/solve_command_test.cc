@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -23,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
@@ -192,6 +195,47 @@ TEST(SolveCommandTest, KifRecordsReadBackAsThePositionAndTheLine) {
   CommandRun both_missing = Solve({"--kif", "--json", "/nonexistent/problems.sfen"});
   EXPECT_EQ(both_missing.exit_code, kExitUsage);
   EXPECT_THAT(both_missing.err, HasSubstr("--json and --kif"));
+}
+
+// --kif-dir writes each record as its own file, in Shift-JIS, named after the problem: the
+// files read back (through the reader's Shift-JIS decoding) as the records --kif writes.
+TEST(SolveCommandTest, KifDirHoldsOneShiftJisFilePerProblem) {
+  const std::string file = Fixture("practical_short.txt");
+  const std::string dir =
+      ::testing::TempDir() + "solve_kif_dir_" + std::to_string(getpid()) + "/records";
+  std::filesystem::remove_all(dir);
+  CommandRun kif = Solve({"--rules", "game", "--kif", file});
+  ASSERT_EQ(kif.exit_code, kExitOk) << kif.err;
+  std::vector<std::string> records =
+      absl::StrSplit(kif.out, "# KIF形式棋譜ファイル\n", absl::SkipEmpty());
+  CommandRun text = Solve({"--rules", "game", "--kif-dir", dir, file});
+  ASSERT_EQ(text.exit_code, kExitOk) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("mate in "));  // the usual output, as well
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  ASSERT_EQ(names.size(), records.size());
+  EXPECT_EQ(names[0], "practical_short.txt_1.kif");
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::string path = absl::StrCat(dir, "/practical_short.txt_", i + 1, ".kif");
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    EXPECT_FALSE(absl::StrContains(bytes.str(), "詰み")) << "not Shift-JIS: " << path;
+    absl::StatusOr<std::string> decoded = DecodeToUtf8(bytes.str());
+    ASSERT_TRUE(decoded.ok()) << path;
+    // --kif's record i ends with the blank line between records.
+    EXPECT_EQ(*decoded + "\n", "# KIF形式棋譜ファイル\n" + records[i]) << path;
+  }
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+
+  // A directory that cannot be made is a flag error, said before anything is solved.
+  CommandRun bad = Solve({"--kif-dir", file + "/records", file});
+  EXPECT_EQ(bad.exit_code, kExitUsage);
+  EXPECT_THAT(bad.err, HasSubstr("flag --kif-dir: cannot make the directory '" + file));
+  EXPECT_EQ(bad.out, "");
 }
 
 // A pass after a sweep of its line carries the sweep's figures (two of Microcosmos's passes,

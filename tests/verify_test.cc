@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -895,6 +896,28 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
                              "5c6c: a mate in 3 or less follows 5c6c, where the variation "
                              "shows 5\n    △６三玉 ▲６四飛 △５二玉 ▲４二金 △５三玉 ▲５四金\n"));
   EXPECT_EQ(out.str().find("the variation 5c6c: at ply"), std::string::npos) << out.str();
+}
+
+// --kif-dir writes each verification's record to its own file, in Shift-JIS, besides the
+// usual output: the file decodes to the record --kif writes.
+TEST(VerifyCommandTest, KifDirHoldsEachRecordInShiftJis) {
+  const std::string sfen = "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1";
+  const std::string dir = ::testing::TempDir() + "verify_kif_dir_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::ostringstream kif_out, text_out, err;
+  ASSERT_EQ(RunVerify({"--hash-mb", "16", "--kif", sfen}, kif_out, err), kExitMismatch)
+      << err.str();
+  ASSERT_EQ(RunVerify({"--hash-mb", "16", "--kif-dir", dir, sfen}, text_out, err), kExitMismatch)
+      << err.str();
+  EXPECT_THAT(text_out.str(), testing::HasSubstr("argument  flawed"));
+  std::ifstream in(dir + "/argument.kif", std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  EXPECT_EQ(bytes.str().find("余詰"), std::string::npos) << "not Shift-JIS";
+  absl::StatusOr<std::string> decoded = DecodeToUtf8(bytes.str());
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(*decoded + "\n", kif_out.str());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {

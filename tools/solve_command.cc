@@ -2,6 +2,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "solver/solver.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/kif_files.h"
 #include "tools/problem_input.h"
 #include "tools/progress.h"
 #include "tools/solve_flags.h"
@@ -21,7 +23,8 @@ namespace {
 
 constexpr char kSolveHelp[] =
     "usage: tsume solve [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N]\n"
-    "                   [--json | --kif] [--first-mate] [--format F] (SFEN | FILE...)\n"
+    "                   [--json | --kif] [--kif-dir DIR] [--first-mate] [--format F]\n"
+    "                   (SFEN | FILE...)\n"
     "Solves each position (the side to move attacks): result, exact length, the line in USI\n"
     "and Japanese notation, nodes, time, nodes/s, table fill. Arguments are one SFEN (or\n"
     "'position sfen ... moves ...'), or files of problems ('-': standard input).\n"
@@ -31,8 +34,10 @@ constexpr char kSolveHelp[] =
     "                 limit is given with its proven bound, 'not proven shortest'\n"
     "  --hash-mb N    table memory (default 256)\n"
     "  --json         one JSON object per position\n"
-    "  --kif          a KIF record per position (for a GUI: `tsume solve --kif P > a.kif`):\n"
-    "                 the position, the line when mated, the result in a comment\n"
+    "  --kif          a KIF record per position, in UTF-8 (for a GUI: `tsume solve --kif P >\n"
+    "                 a.kifu`): the position, the line when mated, the result in a comment\n"
+    "  --kif-dir DIR  also each position's KIF record as its own file DIR/<id>.kif, in\n"
+    "                 Shift-JIS as the KIF format has .kif files\n"
     "  --format F     auto, sfen, practical, tsv, kif or csa (default auto); a kif file's\n"
     "                 moves may be KIF or KI2\n"
     "  --first-mate   stop at the first mate found: the length is that proof's bound (not\n"
@@ -87,8 +92,9 @@ absl::StatusOr<std::vector<std::unique_ptr<Solver>>> MakeJobSolvers(SolveOptions
 }
 
 int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<CliArgs> parsed = CliArgs::Parse(
-      args, {"time-ms", "nodes", "hash-mb", "rules", "format"}, {"json", "kif", "first-mate"});
+  absl::StatusOr<CliArgs> parsed =
+      CliArgs::Parse(args, {"time-ms", "nodes", "hash-mb", "rules", "format", "kif-dir"},
+                     {"json", "kif", "first-mate"});
   if (!parsed.ok()) {
     err << "tsume solve: " << parsed.status().message() << "\n";
     return kExitUsage;
@@ -108,6 +114,15 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   if (json && kif) {
     err << "tsume solve: flags --json and --kif: give one of them\n";
     return kExitUsage;
+  }
+  std::optional<KifDirectory> kif_dir;
+  if (parsed->Has("kif-dir")) {
+    absl::StatusOr<KifDirectory> opened = KifDirectory::Open(parsed->Get("kif-dir"));
+    if (!opened.ok()) {
+      err << "tsume solve: flag --kif-dir: " << opened.status().message() << "\n";
+      return kExitUsage;
+    }
+    kif_dir = std::move(*opened);
   }
   absl::StatusOr<std::vector<InputProblem>> problems =
       ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
@@ -147,6 +162,14 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << FormatSolveResult(problem, *problem.position, result) << "\n";
     }
     out.flush();
+    if (kif_dir) {
+      absl::StatusOr<std::string> path =
+          kif_dir->Write(problem.id, SolveResultToKif(problem, *problem.position, result));
+      if (!path.ok()) {
+        err << "tsume solve: flag --kif-dir: " << path.status().message() << "\n";
+        exit_code = kExitUsage;
+      }
+    }
     if (interrupt.interrupted()) {
       // The result above is what the search knew when stopped.
       if (size_t left = problems->size() - i - 1; left > 0) {

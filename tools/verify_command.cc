@@ -19,6 +19,7 @@
 #include "tools/batch.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/kif_files.h"
 #include "tools/kif_output.h"
 #include "tools/problem_input.h"
 #include "tools/progress.h"
@@ -30,7 +31,7 @@ namespace {
 
 constexpr char kVerifyHelp[] =
     "usage: tsume verify [--time-ms N] [--total-time-ms N] [--nodes N] [--hash-mb N]\n"
-    "                    [--json | --kif]\n"
+    "                    [--json | --kif] [--kif-dir DIR]\n"
     "                    [--jobs N] [--format F] [--out FILE] [--resume] [--shard K/N]\n"
     "                    (SFEN | FILE...)\n"
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
@@ -52,9 +53,12 @@ constexpr char kVerifyHelp[] =
     "  --out FILE  also write each result to FILE as a JSON line the moment it is known\n"
     "  --resume    keep FILE's results, verify only the problems not in it, append (a\n"
     "              verification stopped by Ctrl-C is not written, so it is done again)\n"
-    "  --kif       a KIF record per problem (`tsume verify --kif P > checked.kif` opens in a\n"
-    "              GUI): the main line, the verdict and findings as comments on the start,\n"
-    "              and each finding's line as a 変化 branch with its finding as comment\n"
+    "  --kif       a KIF record per problem, in UTF-8 (`tsume verify --kif P > checked.kifu`\n"
+    "              opens in a GUI): the main line, the verdict and findings as comments on\n"
+    "              the start, and each finding's line as a 変化 branch with its finding as\n"
+    "              comment\n"
+    "  --kif-dir DIR  also each problem's KIF record as its own file DIR/<id>.kif, in\n"
+    "              Shift-JIS as the KIF format has .kif files, written the moment it is known\n"
     "  --format F  auto, sfen, practical, tsv, kif or csa (default auto); a kif file's\n"
     "              moves (the intended line) may be KIF or KI2\n"
     "  --shard K/N only problems K-1, K-1+N, K-1+2N, ... of the inputs, as batch takes\n"
@@ -209,6 +213,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   value_flags.insert("total-time-ms");
   value_flags.insert("jobs");
   value_flags.insert("shard");
+  value_flags.insert("kif-dir");
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"json", "kif", "resume"});
   if (!parsed.ok()) {
     err << "tsume verify: " << parsed.status().message() << "\n";
@@ -269,6 +274,16 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   bool json = parsed->Has("json");
   bool kif = parsed->Has("kif");
+  std::optional<KifDirectory> kif_dir;
+  if (parsed->Has("kif-dir")) {
+    absl::StatusOr<KifDirectory> opened = KifDirectory::Open(parsed->Get("kif-dir"));
+    if (!opened.ok()) {
+      err << "tsume verify: flag --kif-dir: " << opened.status().message() << "\n";
+      return kExitUsage;
+    }
+    kif_dir = std::move(*opened);
+  }
+  bool kif_dir_failed = false;
   // Results kept in a file, as batch does: each written when known, so a long run stopped
   // part way loses nothing and --resume finishes it.
   std::string out_path = parsed->Get("out", "");
@@ -414,6 +429,14 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     if (results.is_open() && written) {
       results << JsonLine(line) << "\n";
       results.flush();
+    }
+    if (kif_dir) {
+      absl::StatusOr<std::string> path =
+          kif_dir->Write(problem.id, VerificationKif(problem, start, report, p.intended));
+      if (!path.ok()) {
+        err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
+        kif_dir_failed = true;
+      }
     }
     if (json) {
       out << JsonLine(line) << "\n";
@@ -612,7 +635,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       (verdicts[ToString(Verdict::kFlawed)] > 0 || verdicts[ToString(Verdict::kNotMate)] > 0)) {
     exit_code = kExitMismatch;
   }
-  return exit_code;
+  return kif_dir_failed ? kExitUsage : exit_code;
 }
 
 }  // namespace tsume
