@@ -91,4 +91,13 @@ absl::StatusOr<std::string> KifDirectory::Write(absl::string_view id, absl::stri
   return path;
 }
 
+absl::StatusOr<std::optional<KifDirectory>> KifDirectoryFromFlag(const CliArgs& args) {
+  if (!args.Has("kif-dir")) return std::nullopt;
+  absl::StatusOr<KifDirectory> opened = KifDirectory::Open(args.Get("kif-dir"));
+  if (!opened.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("flag --kif-dir: ", opened.status().message()));
+  }
+  return std::optional<KifDirectory>(std::move(*opened));
+}
+
 }  // namespace tsume

@@ -4,11 +4,13 @@
 #define TSUME_TOOLS_KIF_FILES_H_
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "tools/cli_args.h"
 
 namespace tsume {
 
@@ -37,6 +39,10 @@ class KifDirectory {
   std::filesystem::path dir_;
   absl::flat_hash_set<std::string> used_;
 };
+
+// The --kif-dir flag of solve and verify: its directory, made if missing, or nothing when the
+// flag is not given. An error starts "flag --kif-dir: ".
+absl::StatusOr<std::optional<KifDirectory>> KifDirectoryFromFlag(const CliArgs& args);
 
 }  // namespace tsume
 

@@ -115,14 +115,10 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume solve: flags --json and --kif: give one of them\n";
     return kExitUsage;
   }
-  std::optional<KifDirectory> kif_dir;
-  if (parsed->Has("kif-dir")) {
-    absl::StatusOr<KifDirectory> opened = KifDirectory::Open(parsed->Get("kif-dir"));
-    if (!opened.ok()) {
-      err << "tsume solve: flag --kif-dir: " << opened.status().message() << "\n";
-      return kExitUsage;
-    }
-    kif_dir = std::move(*opened);
+  absl::StatusOr<std::optional<KifDirectory>> kif_dir = KifDirectoryFromFlag(*parsed);
+  if (!kif_dir.ok()) {
+    err << "tsume solve: " << kif_dir.status().message() << "\n";
+    return kExitUsage;
   }
   absl::StatusOr<std::vector<InputProblem>> problems =
       ReadProblemsFromArgs(parsed->positional(), parsed->Get("format", "auto"));
@@ -162,9 +158,9 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       out << FormatSolveResult(problem, *problem.position, result) << "\n";
     }
     out.flush();
-    if (kif_dir) {
+    if (*kif_dir) {
       absl::StatusOr<std::string> path =
-          kif_dir->Write(problem.id, SolveResultToKif(problem, *problem.position, result));
+          (*kif_dir)->Write(problem.id, SolveResultToKif(problem, *problem.position, result));
       if (!path.ok()) {
         err << "tsume solve: flag --kif-dir: " << path.status().message() << "\n";
         exit_code = kExitUsage;

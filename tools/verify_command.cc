@@ -274,14 +274,10 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   }
   bool json = parsed->Has("json");
   bool kif = parsed->Has("kif");
-  std::optional<KifDirectory> kif_dir;
-  if (parsed->Has("kif-dir")) {
-    absl::StatusOr<KifDirectory> opened = KifDirectory::Open(parsed->Get("kif-dir"));
-    if (!opened.ok()) {
-      err << "tsume verify: flag --kif-dir: " << opened.status().message() << "\n";
-      return kExitUsage;
-    }
-    kif_dir = std::move(*opened);
+  absl::StatusOr<std::optional<KifDirectory>> kif_dir = KifDirectoryFromFlag(*parsed);
+  if (!kif_dir.ok()) {
+    err << "tsume verify: " << kif_dir.status().message() << "\n";
+    return kExitUsage;
   }
   bool kif_dir_failed = false;
   // Results kept in a file, as batch does: each written when known, so a long run stopped
@@ -430,9 +426,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       results << JsonLine(line) << "\n";
       results.flush();
     }
-    if (kif_dir) {
+    if (*kif_dir) {
       absl::StatusOr<std::string> path =
-          kif_dir->Write(problem.id, VerificationKif(problem, start, report, p.intended));
+          (*kif_dir)->Write(problem.id, VerificationKif(problem, start, report, p.intended));
       if (!path.ok()) {
         err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
         kif_dir_failed = true;
