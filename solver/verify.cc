@@ -663,6 +663,7 @@ void CheckStatedVariations(Solver& solver, const Position& problem,
       report.stated_variations_complete = false;
       return;
     }
+    ++report.stated_variations_checked;
     if (!wrong.empty()) {
       report.notes.push_back({FlawKind::kBadStatedVariation, v.ply,
                               absl::StrCat("the variation ", ToUsi(v.line[v.ply - 1]), ": ", wrong),

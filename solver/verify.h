@@ -92,6 +92,8 @@ struct VerifyReport {
   bool side_mates_complete = true;
   // The stated variations' check runs last too: false when the limits stopped it.
   bool stated_variations_complete = true;
+  // How many stated variations it examined (each wrong one is a kBadStatedVariation note).
+  int stated_variations_checked = 0;
   // The first limit that stopped one of the verification's searches (kNone: none did).
   LimitReason limit = LimitReason::kNone;
   // The whole verification (solve, intended line, 余詰, 変同 and 変化別詰 searches).

@@ -813,6 +813,7 @@ TEST(VerifyTest, StatedVariationsAreCheckedAsSolutionsOrAsFailures) {
       VerifyProblem(solver, start, 5, line("R*5d 5c6b G*5c 6b5a 3b4b"), nullptr, {}, variations);
   ASSERT_EQ(report.solution.length, 5);
   EXPECT_TRUE(report.stated_variations_complete);
+  EXPECT_EQ(report.stated_variations_checked, int(variations.size()));
   std::vector<const Flaw*> notes;
   for (const Flaw& f : report.notes) {
     if (f.kind == FlawKind::kBadStatedVariation) notes.push_back(&f);
@@ -896,6 +897,7 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
                              "5c6c: a mate in 3 or less follows 5c6c, where the variation "
                              "shows 5\n    △６三玉 ▲６四飛 △５二玉 ▲４二金 △５三玉 ▲５四金\n"));
   EXPECT_EQ(out.str().find("the variation 5c6c: at ply"), std::string::npos) << out.str();
+  EXPECT_THAT(out.str(), testing::HasSubstr("  stated variations: 2 checked, 1 wrong\n"));
 }
 
 // --kif-dir writes each verification's record to its own file, in Shift-JIS, besides the

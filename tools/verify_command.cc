@@ -134,6 +134,7 @@ nlohmann::json ReportToJson(const InputProblem& problem, const Position& start,
   j["variations_complete"] = report.variations_complete;
   j["side_mates_complete"] = report.side_mates_complete;
   j["stated_variations_complete"] = report.stated_variations_complete;
+  j["stated_variations_checked"] = report.stated_variations_checked;
   // The whole verification; the solve alone as well.
   j["nodes"] = report.nodes;
   j["time_ms"] = absl::ToDoubleMilliseconds(report.elapsed);
@@ -472,6 +473,17 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
         PrintFlaw(start, report.main_line, p.intended, f, "note: ", out);
       }
       // Otherwise the searches along the line never ran, as the solve's line above says.
+      if (report.main_line_searched && !p.variations.empty()) {
+        // Said when all are right too: the composer sees that they were examined.
+        int wrong = int(std::count_if(report.notes.begin(), report.notes.end(), [](const Flaw& f) {
+          return f.kind == FlawKind::kBadStatedVariation;
+        }));
+        out << "  stated variations: " << report.stated_variations_checked;
+        if (report.stated_variations_checked < int(p.variations.size())) {
+          out << " of " << p.variations.size();
+        }
+        out << " checked, " << wrong << " wrong\n";
+      }
       if (report.main_line_searched) {
         if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
         if (!report.variations_complete) out << "  (limits stopped part of the 変同 search)\n";
