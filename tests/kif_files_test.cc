@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "problems/collection.h"
 
 namespace tsume {
@@ -58,6 +59,14 @@ TEST(KifFileStemTest, KeepsWhatFileSystemsTake) {
   EXPECT_EQ(KifFileStem("寿"), "寿");
   EXPECT_EQ(KifFileStem(""), "problem");
   EXPECT_EQ(KifFileStem(".."), "problem");
+  // A long id (a deep path and a line) keeps its end, cut where a character starts.
+  std::string deep;
+  for (int i = 0; i < 40; ++i) deep += "/詰将棋";  // 10 bytes each
+  std::string stem = KifFileStem(deep + "/a.kif:15");
+  EXPECT_LE(stem.size(), 200u);
+  EXPECT_GE(stem.size(), 190u);
+  EXPECT_TRUE(absl::EndsWith(stem, "_詰将棋_a.kif_15")) << stem;
+  EXPECT_NE(static_cast<unsigned char>(stem[0]) & 0xC0, 0x80) << "starts inside a character";
 }
 
 TEST(KifDirectoryTest, WritesOneFilePerProblemAndNumbersRepeatedIds) {

@@ -60,6 +60,14 @@ std::string KifFileStem(absl::string_view id) {
     bool refused = u < 0x20 || u == 0x7F || c == ' ' || std::strchr("/\\:*?\"<>|", c) != nullptr;
     stem.push_back(refused ? '_' : c);
   }
+  // File systems take names of up to 255 bytes, the ".kif" and a "-N" included: the id's end,
+  // which tells problems of one file apart ("...:15"), is kept, cut at a character's start.
+  constexpr size_t kMaxStem = 200;
+  if (stem.size() > kMaxStem) {
+    size_t from = stem.size() - kMaxStem;
+    while (from < stem.size() && (static_cast<unsigned char>(stem[from]) & 0xC0) == 0x80) ++from;
+    stem.erase(0, from);
+  }
   // "." and ".." name directories.
   if (stem.empty() || stem == "." || stem == "..") stem = "problem";
   return stem;

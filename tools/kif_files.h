@@ -20,7 +20,8 @@ std::string Utf8ToShiftJis(absl::string_view utf8);
 
 // The file name a problem's id gives: the id with the characters that file systems refuse or
 // treat specially (/ \ : * ? " < > |, spaces, control characters) as '_'; "problem" for an
-// empty id. Other characters, Japanese ones included, are kept.
+// empty id. Other characters, Japanese ones included, are kept. A long id keeps its last 200
+// bytes (its end tells the problems of one file apart).
 std::string KifFileStem(absl::string_view id);
 
 // A directory that receives one KIF record per problem.
