@@ -889,7 +889,11 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
   }
   std::ostringstream out, err;
   int code = RunVerify({"--hash-mb", "16", path}, out, err);
+  std::ostringstream kif_out;
+  RunVerify({"--hash-mb", "16", "--kif", path}, kif_out, err);
   std::remove(path.c_str());
+  // The record says so too, as a comment on the start.
+  EXPECT_THAT(kif_out.str(), testing::HasSubstr("\n*stated variations: 2 checked, 1 wrong\n"));
   EXPECT_NE(code, kExitUsage) << err.str();
   EXPECT_EQ(err.str(), "");
   EXPECT_THAT(out.str(), testing::HasSubstr(

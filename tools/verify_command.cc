@@ -162,11 +162,24 @@ absl::StatusOr<std::vector<Move>> MovesOf(Position start, const std::vector<std:
   return moves;
 }
 
+// "stated variations: 3 checked, 1 wrong" ("2 of 3 checked" when the limits stopped the
+// check), for a problem that states `stated` variations.
+std::string StatedVariationsSummary(const VerifyReport& report, size_t stated) {
+  int wrong = int(std::count_if(report.notes.begin(), report.notes.end(), [](const Flaw& f) {
+    return f.kind == FlawKind::kBadStatedVariation;
+  }));
+  return absl::StrCat(
+      "stated variations: ", report.stated_variations_checked,
+      report.stated_variations_checked < int(stated) ? absl::StrCat(" of ", stated) : "",
+      " checked, ", wrong, " wrong");
+}
+
 // One verification as a KIF record: the main line; the verdict and each finding as comments
 // on the starting position; each finding whose line branches off the main line as a 変化
 // with the finding as comment on its first move.
 std::string VerificationKif(const InputProblem& problem, const Position& start,
-                            const VerifyReport& report, const std::vector<Move>& intended) {
+                            const VerifyReport& report, const std::vector<Move>& intended,
+                            size_t stated_variations) {
   const std::vector<Move>& main_line = report.main_line;
   std::string heading = absl::StrCat(problem.id, ": ", ToString(report.verdict));
   if (report.length > 0) {
@@ -176,6 +189,9 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
   if (problem.expected_length)
     absl::StrAppend(&heading, " (stated ", *problem.expected_length, ")");
   std::vector<std::string> comments = {heading};
+  if (report.main_line_searched && stated_variations > 0) {
+    comments.push_back(StatedVariationsSummary(report, stated_variations));
+  }
   std::vector<KifVariation> variations;
   auto add = [&](const Flaw& f, bool note) {
     std::string text = absl::StrCat(note ? "note: " : "", JapaneseName(f.kind), " (",
@@ -428,8 +444,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       results.flush();
     }
     if (*kif_dir) {
-      absl::StatusOr<std::string> path =
-          (*kif_dir)->Write(problem.id, VerificationKif(problem, start, report, p.intended));
+      absl::StatusOr<std::string> path = (*kif_dir)->Write(
+          problem.id, VerificationKif(problem, start, report, p.intended, p.variations.size()));
       if (!path.ok()) {
         err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
         kif_dir_failed = true;
@@ -438,7 +454,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     if (json) {
       out << JsonLine(line) << "\n";
     } else if (kif) {
-      out << VerificationKif(problem, start, report, p.intended) << "\n";
+      out << VerificationKif(problem, start, report, p.intended, p.variations.size()) << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.verdict == Verdict::kNotMate) {
@@ -475,14 +491,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       // Otherwise the searches along the line never ran, as the solve's line above says.
       if (report.main_line_searched && !p.variations.empty()) {
         // Said when all are right too: the composer sees that they were examined.
-        int wrong = int(std::count_if(report.notes.begin(), report.notes.end(), [](const Flaw& f) {
-          return f.kind == FlawKind::kBadStatedVariation;
-        }));
-        out << "  stated variations: " << report.stated_variations_checked;
-        if (report.stated_variations_checked < int(p.variations.size())) {
-          out << " of " << p.variations.size();
-        }
-        out << " checked, " << wrong << " wrong\n";
+        out << "  " << StatedVariationsSummary(report, p.variations.size()) << "\n";
       }
       if (report.main_line_searched) {
         if (!report.alternatives_complete) out << "  (limits stopped part of the 余詰 search)\n";
