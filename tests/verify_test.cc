@@ -902,6 +902,19 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
                              "shows 5\n    △６三玉 ▲６四飛 △５二玉 ▲４二金 △５三玉 ▲５四金\n"));
   EXPECT_EQ(out.str().find("the variation 5c6c: at ply"), std::string::npos) << out.str();
   EXPECT_THAT(out.str(), testing::HasSubstr("  stated variations: 2 checked, 1 wrong\n"));
+  // The checked record keeps both of the composer's variations: the wrong one with its note,
+  // the right one saying so (here also the 変同 note's line: one branch says both). Our reader
+  // reads them back as the file's two lines.
+  EXPECT_THAT(kif_out.str(),
+              testing::HasSubstr("5c6b: mate in 3 more plies; the problem's variation: checked, "
+                                 "right\n"));
+  Collection c = ParseCollection(kif_out.str(), "checked.kifu", CollectionFormat::kKif);
+  ASSERT_EQ(c.problems.size(), 1u);
+  std::set<std::vector<std::string>> read;
+  for (const Problem::Variation& v : c.problems[0].variations) read.insert(v.usi);
+  EXPECT_TRUE(read.count({"R*5d", "5c6c", "G*5c", "6c7d", "G*7e"})) << kif_out.str();
+  EXPECT_TRUE(read.count({"R*5d", "5c6c", "5d6d", "6c5b", "G*4b", "5b5c", "G*5d"}))
+      << kif_out.str();
 }
 
 // --kif-dir writes each verification's record to its own file, in Shift-JIS, besides the

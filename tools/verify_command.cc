@@ -176,10 +176,11 @@ std::string StatedVariationsSummary(const VerifyReport& report, size_t stated) {
 
 // One verification as a KIF record: the main line; the verdict and each finding as comments
 // on the starting position; each finding whose line branches off the main line as a 変化
-// with the finding as comment on its first move.
+// with the finding as comment on its first move; then the problem's own stated variations
+// that no finding holds, so that the checked record keeps what the composer wrote.
 std::string VerificationKif(const InputProblem& problem, const Position& start,
                             const VerifyReport& report, const std::vector<Move>& intended,
-                            size_t stated_variations) {
+                            const std::vector<StatedVariation>& stated) {
   const std::vector<Move>& main_line = report.main_line;
   std::string heading = absl::StrCat(problem.id, ": ", ToString(report.verdict));
   if (report.length > 0) {
@@ -189,10 +190,21 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
   if (problem.expected_length)
     absl::StrAppend(&heading, " (stated ", *problem.expected_length, ")");
   std::vector<std::string> comments = {heading};
-  if (report.main_line_searched && stated_variations > 0) {
-    comments.push_back(StatedVariationsSummary(report, stated_variations));
+  if (report.main_line_searched && !stated.empty()) {
+    comments.push_back(StatedVariationsSummary(report, stated.size()));
   }
   std::vector<KifVariation> variations;
+  // Each branch's whole line and its index in `variations` (a few: searched in turn).
+  std::vector<std::pair<std::vector<Move>, size_t>> branched;
+  // `whole`, a line from the problem, as a branch where it leaves the main line (a KIF 変化
+  // replaces one of its moves).
+  auto branch = [&](const std::vector<Move>& whole, const std::string& text) {
+    size_t off = 0;
+    while (off < whole.size() && off < main_line.size() && whole[off] == main_line[off]) ++off;
+    if (off >= whole.size() || off >= main_line.size()) return;
+    branched.emplace_back(whole, variations.size());
+    variations.push_back({int(off) + 1, std::vector<Move>(whole.begin() + off, whole.end()), text});
+  };
   auto add = [&](const Flaw& f, bool note) {
     std::string text = absl::StrCat(note ? "note: " : "", JapaneseName(f.kind), " (",
                                     ToString(f.kind), ")", f.ply > 0 ? " at ply " : "",
@@ -200,23 +212,36 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
     comments.push_back(text);
     if (f.line.empty()) return;
     // The finding's line from the problem (a flaw of ply 0, such as 早詰, has its own).
-    std::vector<Move> whole;
-    if (f.kind == FlawKind::kBadStatedVariation || f.ply < 1) {
-      whole = f.line;
-    } else {
-      const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
-      if (int(along.size()) < f.ply - 1) return;
-      whole.assign(along.begin(), along.begin() + (f.ply - 1));
-      whole.insert(whole.end(), f.line.begin(), f.line.end());
-    }
-    // A branch where it leaves the main line (a KIF 変化 replaces one of its moves).
-    size_t off = 0;
-    while (off < whole.size() && off < main_line.size() && whole[off] == main_line[off]) ++off;
-    if (off >= whole.size() || off >= main_line.size()) return;
-    variations.push_back({int(off) + 1, std::vector<Move>(whole.begin() + off, whole.end()), text});
+    if (f.kind == FlawKind::kBadStatedVariation || f.ply < 1) return branch(f.line, text);
+    const std::vector<Move>& along = f.kind == FlawKind::kBadIntendedLine ? intended : main_line;
+    if (int(along.size()) < f.ply - 1) return;
+    std::vector<Move> whole(along.begin(), along.begin() + (f.ply - 1));
+    whole.insert(whole.end(), f.line.begin(), f.line.end());
+    branch(whole, text);
   };
   for (const Flaw& f : report.flaws) add(f, false);
   for (const Flaw& f : report.notes) add(f, true);
+  // VerifyProblem checks them in order, so the first stated_variations_checked (of those with
+  // a move of their own) were.
+  int examined = 0;
+  for (const StatedVariation& v : stated) {
+    if (v.ply < 1 || int(v.line.size()) < v.ply) continue;
+    bool checked = report.main_line_searched && examined++ < report.stated_variations_checked;
+    bool wrong = std::any_of(report.notes.begin(), report.notes.end(), [&](const Flaw& f) {
+      return f.kind == FlawKind::kBadStatedVariation && f.line == v.line;
+    });
+    if (wrong) continue;  // a branch already, with its note
+    std::string text = checked ? "the problem's variation: checked, right"
+                               : "the problem's variation: not checked";
+    auto it = std::find_if(branched.begin(), branched.end(),
+                           [&](const auto& b) { return b.first == v.line; });
+    if (it == branched.end()) {
+      branch(v.line, text);
+    } else {
+      // A finding's branch already (a 変同 note, say): its comment says both.
+      absl::StrAppend(&variations[it->second].comment, "; ", text);
+    }
+  }
   bool mate = report.verdict != Verdict::kNotMate && !main_line.empty();
   return SolutionKif(start, main_line, mate, heading, comments, variations);
 }
@@ -445,7 +470,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     if (*kif_dir) {
       absl::StatusOr<std::string> path = (*kif_dir)->Write(
-          problem.id, VerificationKif(problem, start, report, p.intended, p.variations.size()));
+          problem.id, VerificationKif(problem, start, report, p.intended, p.variations));
       if (!path.ok()) {
         err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
         kif_dir_failed = true;
@@ -454,7 +479,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     if (json) {
       out << JsonLine(line) << "\n";
     } else if (kif) {
-      out << VerificationKif(problem, start, report, p.intended, p.variations.size()) << "\n";
+      out << VerificationKif(problem, start, report, p.intended, p.variations) << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.verdict == Verdict::kNotMate) {
