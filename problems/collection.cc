@@ -390,10 +390,21 @@ bool IsValidUtf8(absl::string_view s) {
   return true;
 }
 
-absl::StatusOr<std::string> Iconv(absl::string_view bytes, const char* from) {
-  iconv_t cd = iconv_open("UTF-8", from);
+// The length of the UTF-8 sequence that starts with `lead` (1 for a byte that starts none).
+size_t Utf8SequenceLength(unsigned char lead) {
+  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  if (lead >= 0xE0) return lead <= 0xEF ? 3 : 1;
+  if (lead >= 0xC2) return 2;
+  return 1;
+}
+
+// `bytes` converted from the encoding `from` to `to`. A sequence that cannot be converted is an
+// error, or, with `substitute` (for UTF-8 input), a '?' in its place.
+absl::StatusOr<std::string> Iconv(absl::string_view bytes, const char* from, const char* to,
+                                  bool substitute = false) {
+  iconv_t cd = iconv_open(to, from);
   if (cd == iconv_t(-1)) {
-    return absl::UnavailableError(absl::StrCat("iconv cannot convert from ", from));
+    return absl::UnavailableError(absl::StrCat("iconv cannot convert from ", from, " to ", to));
   }
   std::string out;
   std::string in(bytes);
@@ -406,11 +417,18 @@ absl::StatusOr<std::string> Iconv(absl::string_view bytes, const char* from) {
     size_t out_left = sizeof(buffer);
     size_t r = iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left);
     out.append(buffer, out_ptr - buffer);
-    if (r == size_t(-1) && errno != E2BIG) {
+    if (r != size_t(-1) || errno == E2BIG) continue;
+    if (!substitute) {
       status = absl::InvalidArgumentError(absl::StrCat(
           "neither UTF-8 nor ", from, ": bad byte sequence at byte ", in_ptr - in.data()));
       break;
     }
+    // EILSEQ (no code, or not UTF-8) or EINVAL (cut short at the end): one '?' for the
+    // character, and on after it.
+    out.push_back('?');
+    size_t skip = std::min(in_left, Utf8SequenceLength(static_cast<unsigned char>(*in_ptr)));
+    in_ptr += skip;
+    in_left -= skip;
   }
   iconv_close(cd);
   if (!status.ok()) return status;
@@ -552,9 +570,17 @@ absl::StatusOr<std::string> DecodeToUtf8(absl::string_view bytes) {
     absl::ConsumePrefix(&bytes, "\xEF\xBB\xBF");
     return std::string(bytes);
   }
-  absl::StatusOr<std::string> text = collection_internal::Iconv(bytes, "CP932");
+  absl::StatusOr<std::string> text = collection_internal::Iconv(bytes, "CP932", "UTF-8");
   if (!text.ok() && absl::IsUnavailable(text.status())) {
-    text = collection_internal::Iconv(bytes, "SHIFT_JIS");
+    text = collection_internal::Iconv(bytes, "SHIFT_JIS", "UTF-8");
+  }
+  return text;
+}
+
+absl::StatusOr<std::string> EncodeShiftJis(absl::string_view utf8) {
+  absl::StatusOr<std::string> text = collection_internal::Iconv(utf8, "UTF-8", "CP932", true);
+  if (!text.ok() && absl::IsUnavailable(text.status())) {
+    text = collection_internal::Iconv(utf8, "UTF-8", "SHIFT_JIS", true);
   }
   return text;
 }

@@ -69,6 +69,10 @@ CollectionFormat DetectCollectionFormat(absl::string_view text);
 // Returns UTF-8 text: valid UTF-8 is kept (a byte-order mark dropped), anything else is decoded
 // as Shift-JIS (CP932). An error when it is neither.
 absl::StatusOr<std::string> DecodeToUtf8(absl::string_view bytes);
+// The other way, for writing a .kif file: UTF-8 text as Shift-JIS (CP932, the Windows form
+// every KIF reader takes); a character that has no Shift-JIS code, or a byte that is not
+// UTF-8, becomes '?'. An error only when the system has no converter.
+absl::StatusOr<std::string> EncodeShiftJis(absl::string_view utf8);
 
 // The path that names standard input, and the name its problems' sources then give.
 inline constexpr char kStdinPath[] = "-";

@@ -1,4 +1,4 @@
-// KIF records as files: Shift-JIS text, file names from problem ids, one file per problem.
+// KIF records as files: file names from problem ids, one file per problem, in Shift-JIS.
 #include "tools/kif_files.h"
 
 #include <gmock/gmock.h>
@@ -29,29 +29,6 @@ std::string TempDir(const std::string& name) {
   return dir;
 }
 
-TEST(Utf8ToShiftJisTest, WritesTheKifCharactersInShiftJis) {
-  // ▲ 81A3, △ 81A2, ７ 8256, 歩 95E0 in the JIS X 0208 table.
-  EXPECT_EQ(Utf8ToShiftJis("▲７歩△"), "\x81\xA3\x82\x56\x95\xE0\x81\xA2");
-  EXPECT_EQ(Utf8ToShiftJis("1 ab\n"), "1 ab\n");
-  // A whole record reads back as the same text.
-  const std::string record =
-      "後手の持駒：銀　歩　\n| ・ 全 ・ ・ ・ ・ 馬 ・ ・|二\n   2 同　玉(53)\n変化：3手\n"
-      "*余詰 (alternative_mate) at ply 1: 龍 圭 杏 成銀 打 不成\nまで5手で詰み\n";
-  absl::StatusOr<std::string> back = DecodeToUtf8(Utf8ToShiftJis(record));
-  ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(*back, record);
-}
-
-TEST(Utf8ToShiftJisTest, WhatShiftJisCannotHoldBecomesAQuestionMark) {
-  EXPECT_EQ(Utf8ToShiftJis("a\xF0\x9F\x80\x84"
-                           "b"),
-            "a?b");  // U+1F004, no Shift-JIS code
-  EXPECT_EQ(Utf8ToShiftJis("a\xFF"
-                           "b"),
-            "a?b");                              // not UTF-8
-  EXPECT_EQ(Utf8ToShiftJis("a\xE6\xAD"), "a?");  // cut short at the end
-}
-
 TEST(KifFileStemTest, KeepsWhatFileSystemsTake) {
   EXPECT_EQ(KifFileStem("zukou-001"), "zukou-001");
   EXPECT_EQ(KifFileStem("mate3.txt:15"), "mate3.txt_15");
@@ -80,8 +57,8 @@ TEST(KifDirectoryTest, WritesOneFilePerProblemAndNumbersRepeatedIds) {
   EXPECT_EQ(*first, dir + "/a_1.kif");
   EXPECT_EQ(*again, dir + "/a_1-2.kif");
   EXPECT_EQ(*other, dir + "/a_1-2-2.kif");
-  EXPECT_EQ(ReadBytes(*first), Utf8ToShiftJis("まで1手で詰み\n"));
-  EXPECT_EQ(ReadBytes(*again), Utf8ToShiftJis("まで3手で詰み\n"));
+  EXPECT_EQ(ReadBytes(*first), *EncodeShiftJis("まで1手で詰み\n"));
+  EXPECT_EQ(ReadBytes(*again), *EncodeShiftJis("まで3手で詰み\n"));
   // A later run replaces the files.
   absl::StatusOr<KifDirectory> later = KifDirectory::Open(dir);
   ASSERT_TRUE(later.ok());

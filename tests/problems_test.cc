@@ -795,5 +795,29 @@ TEST(BundledTest, PerftTableReadsAsTsv) {
   EXPECT_EQ(c.problems[0].sfen, std::string(Position::kStartSfen));
 }
 
+// Writing a .kif file: the inverse of DecodeToUtf8.
+TEST(EncodeShiftJisTest, WritesTheKifCharactersInShiftJis) {
+  // ▲ 81A3, △ 81A2, ７ 8256, 歩 95E0 in the JIS X 0208 table.
+  EXPECT_EQ(*EncodeShiftJis("▲７歩△"), "\x81\xA3\x82\x56\x95\xE0\x81\xA2");
+  EXPECT_EQ(*EncodeShiftJis("1 ab\n"), "1 ab\n");
+  // A whole record reads back as the same text.
+  const std::string record =
+      "後手の持駒：銀　歩　\n| ・ 全 ・ ・ ・ ・ 馬 ・ ・|二\n   2 同　玉(53)\n変化：3手\n"
+      "*余詰 (alternative_mate) at ply 1: 龍 圭 杏 成銀 打 不成\nまで5手で詰み\n";
+  absl::StatusOr<std::string> back = DecodeToUtf8(*EncodeShiftJis(record));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, record);
+}
+
+TEST(EncodeShiftJisTest, WhatShiftJisCannotHoldBecomesAQuestionMark) {
+  EXPECT_EQ(*EncodeShiftJis("a\xF0\x9F\x80\x84"
+                            "b"),
+            "a?b");  // U+1F004, no Shift-JIS code
+  EXPECT_EQ(*EncodeShiftJis("a\xFF"
+                            "b"),
+            "a?b");                               // not UTF-8
+  EXPECT_EQ(*EncodeShiftJis("a\xE6\xAD"), "a?");  // cut short at the end
+}
+
 }  // namespace
 }  // namespace tsume

@@ -14,10 +14,6 @@
 
 namespace tsume {
 
-// UTF-8 text as Shift-JIS (CP932, the Windows form every KIF reader takes); a character that
-// has no Shift-JIS code, or a byte that is not UTF-8, becomes '?'.
-std::string Utf8ToShiftJis(absl::string_view utf8);
-
 // The file name a problem's id gives: the id with the characters that file systems refuse or
 // treat specially (/ \ : * ? " < > |, spaces, control characters) as '_'; "problem" for an
 // empty id. Other characters, Japanese ones included, are kept. A long id keeps its last 200
