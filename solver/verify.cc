@@ -656,7 +656,10 @@ std::string CheckStatedAttackerVariation(Solver& solver, const Position& problem
 void CheckStatedVariations(Solver& solver, const Position& problem,
                            const std::vector<StatedVariation>& variations, VerifyReport& report) {
   for (const StatedVariation& v : variations) {
-    if (v.ply < 1 || int(v.line.size()) < v.ply) continue;
+    if (v.ply < 1 || int(v.line.size()) < v.ply) {  // no move of its own: nothing to check
+      ++report.stated_variations_checked;
+      continue;
+    }
     std::string wrong = v.ply % 2 == 0 ? CheckStatedDefenceVariation(solver, problem, v)
                                        : CheckStatedAttackerVariation(solver, problem, v, report);
     if (solver.limit_reached()) {

@@ -92,7 +92,8 @@ struct VerifyReport {
   bool side_mates_complete = true;
   // The stated variations' check runs last too: false when the limits stopped it.
   bool stated_variations_complete = true;
-  // How many stated variations it examined (each wrong one is a kBadStatedVariation note).
+  // How many stated variations it examined, in their order (each wrong one is a
+  // kBadStatedVariation note): the first stated_variations_checked of them.
   int stated_variations_checked = 0;
   // The first limit that stopped one of the verification's searches (kNone: none did).
   LimitReason limit = LimitReason::kNone;

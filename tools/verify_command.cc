@@ -221,12 +221,9 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
   };
   for (const Flaw& f : report.flaws) add(f, false);
   for (const Flaw& f : report.notes) add(f, true);
-  // VerifyProblem checks them in order, so the first stated_variations_checked (of those with
-  // a move of their own) were.
-  int examined = 0;
-  for (const StatedVariation& v : stated) {
-    if (v.ply < 1 || int(v.line.size()) < v.ply) continue;
-    bool checked = report.main_line_searched && examined++ < report.stated_variations_checked;
+  for (size_t i = 0; i < stated.size(); ++i) {
+    const StatedVariation& v = stated[i];
+    bool checked = report.main_line_searched && int(i) < report.stated_variations_checked;
     bool wrong = std::any_of(report.notes.begin(), report.notes.end(), [&](const Flaw& f) {
       return f.kind == FlawKind::kBadStatedVariation && f.line == v.line;
     });
