@@ -1,6 +1,5 @@
 #include <iostream>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
@@ -8,6 +7,7 @@
 #include "nlohmann/json.hpp"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/problem_input.h"
 #include "tools/solve_output.h"
 
 namespace tsume {
@@ -41,12 +41,8 @@ int RunPerft(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   // A position as `solve` takes it: an SFEN, or a USI position command with moves.
-  std::string text = absl::StrJoin(pos_args.begin() + 1, pos_args.end(), " ");
-  absl::StatusOr<Position> pos = absl::StartsWith(text, "position") ||
-                                         absl::StartsWith(text, "sfen ") ||
-                                         absl::StrContains(text, " moves")
-                                     ? Position::FromUsiPosition(text)
-                                     : Position::FromSfen(text);
+  absl::StatusOr<Position> pos =
+      PositionFromArgument(absl::StrJoin(pos_args.begin() + 1, pos_args.end(), " "));
   if (!pos.ok()) {
     err << "tsume perft: " << pos.status().message() << "\n";
     return kExitUsage;

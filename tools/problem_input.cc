@@ -14,6 +14,12 @@
 
 namespace tsume {
 
+absl::StatusOr<Position> PositionFromArgument(absl::string_view text) {
+  return absl::StartsWith(text, "position") || absl::StrContains(text, " moves")
+             ? Position::FromUsiPosition(text)
+             : Position::FromSfen(text);
+}
+
 absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector<std::string>& args,
                                                                const std::string& format) {
   std::vector<InputProblem> problems;
@@ -30,9 +36,7 @@ absl::StatusOr<std::vector<InputProblem>> ReadProblemsFromArgs(const std::vector
     p.id = "argument";
     p.source = "argument";
     absl::string_view text = joined;
-    p.position = absl::StartsWith(text, "position") || absl::StrContains(text, " moves")
-                     ? Position::FromUsiPosition(text)
-                     : Position::FromSfen(text);
+    p.position = PositionFromArgument(text);
     // One word that is no position was meant as a file: say so rather than how it fails as
     // an SFEN. An SFEN board has eight '/' and never a '.'; a path like data/zukou.tsv has
     // fewer, or a dot.

@@ -25,6 +25,10 @@ struct InputProblem {
   std::vector<Problem::Variation> variations;  // the stated ones (KIF 変化)
 };
 
+// A position as written on a command line: an SFEN (or "startpos"), or a USI position line
+// ("position sfen ... moves ...", "startpos moves ...", the word "position" optional).
+absl::StatusOr<Position> PositionFromArgument(absl::string_view text);
+
 // Interprets the positional arguments: when they parse as one position, that position; else
 // each argument is a file read with the collection readers (`format`: auto, sfen, practical,
 // tsv, kif, csa). A bad line in a file comes out as a problem whose `position` is the error
