@@ -46,23 +46,29 @@ TEST(KifFileStemTest, KeepsWhatFileSystemsTake) {
   EXPECT_NE(static_cast<unsigned char>(stem[0]) & 0xC0, 0x80) << "starts inside a character";
 }
 
-TEST(KifDirectoryTest, WritesOneFilePerProblemAndNumbersRepeatedIds) {
+TEST(KifFileNamesTest, NumbersRepeatedNamesInInputOrder) {
+  EXPECT_THAT(KifFileNames({"a:1", "b", "a:1", "a:1-2", "a:1"}),
+              testing::ElementsAre("a_1", "b", "a_1-2", "a_1-2-2", "a_1-3"));
+  // Ids that differ only where a file system refuses a character get one stem.
+  EXPECT_THAT(KifFileNames({"x y", "x/y", "x_y"}), testing::ElementsAre("x_y", "x_y-2", "x_y-3"));
+  EXPECT_THAT(KifFileNames({}), testing::IsEmpty());
+}
+
+TEST(KifDirectoryTest, WritesOneFilePerProblemInShiftJis) {
   const std::string dir = TempDir("write") + "/nested";
   absl::StatusOr<KifDirectory> kifs = KifDirectory::Open(dir);
   ASSERT_TRUE(kifs.ok()) << kifs.status();
-  absl::StatusOr<std::string> first = kifs->Write("a:1", "まで1手で詰み\n");
-  absl::StatusOr<std::string> again = kifs->Write("a:1", "まで3手で詰み\n");
-  absl::StatusOr<std::string> other = kifs->Write("a:1-2", "x\n");
-  ASSERT_TRUE(first.ok() && again.ok() && other.ok());
+  absl::StatusOr<std::string> first = kifs->Write("a_1", "まで1手で詰み\n");
+  absl::StatusOr<std::string> second = kifs->Write("a_1-2", "まで3手で詰み\n");
+  ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(*first, dir + "/a_1.kif");
-  EXPECT_EQ(*again, dir + "/a_1-2.kif");
-  EXPECT_EQ(*other, dir + "/a_1-2-2.kif");
+  EXPECT_EQ(*second, dir + "/a_1-2.kif");
   EXPECT_EQ(ReadBytes(*first), *EncodeShiftJis("まで1手で詰み\n"));
-  EXPECT_EQ(ReadBytes(*again), *EncodeShiftJis("まで3手で詰み\n"));
+  EXPECT_EQ(ReadBytes(*second), *EncodeShiftJis("まで3手で詰み\n"));
   // A later run replaces the files.
   absl::StatusOr<KifDirectory> later = KifDirectory::Open(dir);
   ASSERT_TRUE(later.ok());
-  ASSERT_TRUE(later->Write("a:1", "y\n").ok());
+  ASSERT_TRUE(later->Write("a_1", "y\n").ok());
   EXPECT_EQ(ReadBytes(*first), "y\n");
   std::filesystem::remove_all(TempDir("write"));
 }

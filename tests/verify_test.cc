@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -937,6 +938,37 @@ TEST(VerifyCommandTest, KifDirHoldsEachRecordInShiftJis) {
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(*decoded + "\n", kif_out.str());
   std::filesystem::remove_all(dir);
+}
+
+// A repeated id's files are numbered by the input, not by what a run leaves out: the second
+// of two problems with one id is "-2" in a run of --shard 2/2, and with several jobs.
+TEST(VerifyCommandTest, KifDirNamesRepeatedIdsByTheirPlaceInTheInput) {
+  const std::string base = ::testing::TempDir() + "verify_kif_names_" + std::to_string(getpid());
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  const std::string file = base + "/twice.sfen";
+  std::ofstream(file) << "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1\n";
+  auto names_written = [&](std::vector<std::string> flags) {
+    const std::string dir = base + "/kifs";
+    std::filesystem::remove_all(dir);
+    std::vector<std::string> args = {"--hash-mb", "16", "--kif-dir", dir};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.insert(args.end(), {file, file});
+    std::ostringstream out, err;
+    EXPECT_EQ(RunVerify(args, out, err), kExitMismatch) << err.str();
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  EXPECT_THAT(names_written({}), testing::ElementsAre("twice.sfen_1-2.kif", "twice.sfen_1.kif"));
+  EXPECT_THAT(names_written({"--shard", "2/2"}), testing::ElementsAre("twice.sfen_1-2.kif"));
+  EXPECT_THAT(names_written({"--shard", "1/2"}), testing::ElementsAre("twice.sfen_1.kif"));
+  EXPECT_THAT(names_written({"--jobs", "2"}),
+              testing::ElementsAre("twice.sfen_1-2.kif", "twice.sfen_1.kif"));
+  std::filesystem::remove_all(base);
 }
 
 TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {

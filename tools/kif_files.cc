@@ -6,6 +6,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "problems/collection.h"
@@ -43,11 +44,22 @@ absl::StatusOr<KifDirectory> KifDirectory::Open(const std::string& path) {
   return KifDirectory(path);
 }
 
-absl::StatusOr<std::string> KifDirectory::Write(absl::string_view id, absl::string_view record) {
-  std::string stem = KifFileStem(id);
-  std::string name = stem;
-  for (int n = 2; !used_.insert(name).second; ++n) name = absl::StrCat(stem, "-", n);
-  std::string path = (dir_ / (name + ".kif")).string();
+std::vector<std::string> KifFileNames(const std::vector<std::string>& ids) {
+  std::vector<std::string> names;
+  names.reserve(ids.size());
+  absl::flat_hash_set<std::string> used;
+  for (const std::string& id : ids) {
+    std::string stem = KifFileStem(id);
+    std::string name = stem;
+    for (int n = 2; !used.insert(name).second; ++n) name = absl::StrCat(stem, "-", n);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+absl::StatusOr<std::string> KifDirectory::Write(absl::string_view name,
+                                                absl::string_view record) const {
+  std::string path = (dir_ / absl::StrCat(name, ".kif")).string();
   absl::StatusOr<std::string> bytes = EncodeShiftJis(record);
   if (!bytes.ok()) {
     return absl::InvalidArgumentError(

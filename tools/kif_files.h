@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "tools/cli_args.h"
@@ -20,21 +20,25 @@ namespace tsume {
 // bytes (its end tells the problems of one file apart).
 std::string KifFileStem(absl::string_view id);
 
+// The file names (without ".kif") of a run's problems, given their ids in input order: each
+// id's KifFileStem, a repeated one with "-2", "-3"... in input order. Named before anything
+// runs, so that a problem's file does not depend on the order the records are finished in
+// (several jobs, second tries) nor on which problems --resume or --shard leave out.
+std::vector<std::string> KifFileNames(const std::vector<std::string>& ids);
+
 // A directory that receives one KIF record per problem.
 class KifDirectory {
  public:
   // Makes the directory (and its parents) if missing. An error names the path and the reason.
   static absl::StatusOr<KifDirectory> Open(const std::string& path);
 
-  // Writes `record` (UTF-8) to <dir>/<KifFileStem(id)>.kif in Shift-JIS, replacing a file of
-  // that name; an id met before in this run gets "-2", "-3"... Returns the path written, or an
-  // error naming it.
-  absl::StatusOr<std::string> Write(absl::string_view id, absl::string_view record);
+  // Writes `record` (UTF-8) to <dir>/<name>.kif in Shift-JIS, replacing a file of that name;
+  // `name` is one of KifFileNames. Returns the path written, or an error naming it.
+  absl::StatusOr<std::string> Write(absl::string_view name, absl::string_view record) const;
 
  private:
   explicit KifDirectory(std::filesystem::path dir) : dir_(std::move(dir)) {}
   std::filesystem::path dir_;
-  absl::flat_hash_set<std::string> used_;
 };
 
 // The --kif-dir flag of solve and verify: its directory, made if missing, or nothing when the

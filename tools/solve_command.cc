@@ -126,6 +126,12 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume solve: " << problems.status().message() << "\n";
     return kExitUsage;
   }
+  std::vector<std::string> kif_names;
+  if (*kif_dir) {
+    std::vector<std::string> ids;
+    for (const InputProblem& problem : *problems) ids.push_back(problem.id);
+    kif_names = KifFileNames(ids);
+  }
   options->exact_length = !parsed->Has("first-mate");
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();
@@ -160,7 +166,7 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     out.flush();
     if (*kif_dir) {
       absl::StatusOr<std::string> path =
-          (*kif_dir)->Write(problem.id, SolveResultToKif(problem, *problem.position, result));
+          (*kif_dir)->Write(kif_names[i], SolveResultToKif(problem, *problem.position, result));
       if (!path.ok()) {
         err << "tsume solve: flag --kif-dir: " << path.status().message() << "\n";
         exit_code = kExitUsage;

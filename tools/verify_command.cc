@@ -300,16 +300,28 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume verify: " << problems.status().message() << "\n";
     return kExitUsage;
   }
+  // --kif-dir's file names, given by the whole input (each shard names its files as one run
+  // would).
+  std::vector<std::string> kif_names;
+  if (parsed->Has("kif-dir")) {
+    std::vector<std::string> ids;
+    for (const InputProblem& problem : *problems) ids.push_back(problem.id);
+    kif_names = KifFileNames(ids);
+  }
   if (shard_count > 1) {
     // The same split as batch's: the problems read, counted without the bad lines.
     std::vector<InputProblem> selected;
+    std::vector<std::string> selected_names;
     size_t read = 0;
-    for (InputProblem& problem : *problems) {
+    for (size_t i = 0; i < problems->size(); ++i) {
+      InputProblem& problem = (*problems)[i];
       if (!problem.position.ok() || InShard(read++, shard_index, shard_count)) {
         selected.push_back(std::move(problem));
+        if (!kif_names.empty()) selected_names.push_back(std::move(kif_names[i]));
       }
     }
     *problems = std::move(selected);
+    kif_names = std::move(selected_names);
   }
   bool json = parsed->Has("json");
   bool kif = parsed->Has("kif");
@@ -356,6 +368,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // The problems to verify now, with their intended lines.
   struct Pending {
     const InputProblem* problem;
+    std::string kif_name;  // with --kif-dir
     std::vector<Move> intended;
     std::string intended_error;
     std::vector<StatedVariation> variations;
@@ -363,7 +376,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<Pending> pending;
   std::map<std::string, int> verdicts;
   int exit_code = kExitOk;
-  for (const InputProblem& problem : *problems) {
+  for (size_t i = 0; i < problems->size(); ++i) {
+    const InputProblem& problem = (*problems)[i];
     if (auto it = earlier.find(ResumeKey(problem.id, problem.source)); it != earlier.end()) {
       ++verdicts[it->second];  // verified in an earlier run
       continue;
@@ -374,7 +388,8 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       exit_code = kExitUsage;
       continue;
     }
-    Pending& p = pending.emplace_back(Pending{&problem, {}, {}, {}});
+    Pending& p =
+        pending.emplace_back(Pending{&problem, kif_names.empty() ? "" : kif_names[i], {}, {}, {}});
     if (absl::StatusOr<std::vector<Move>> intended =
             MovesOf(*problem.position, problem.solution_usi);
         intended.ok()) {
@@ -467,7 +482,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     if (*kif_dir) {
       absl::StatusOr<std::string> path = (*kif_dir)->Write(
-          problem.id, VerificationKif(problem, start, report, p.intended, p.variations));
+          p.kif_name, VerificationKif(problem, start, report, p.intended, p.variations));
       if (!path.ok()) {
         err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
         kif_dir_failed = true;
