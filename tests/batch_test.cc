@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,8 @@
 #include "core/position.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "problems/collection.h"
+#include "tools/commands.h"
 #include "tools/report.h"
 
 namespace tsume {
@@ -147,6 +150,64 @@ TEST(BatchTest, WritesOneCompleteLinePerProblem) {
   EXPECT_THAT(run.out, HasSubstr("problems 10 (10 run now"));
   EXPECT_THAT(run.out, HasSubstr("wrong 0"));
   std::filesystem::remove(out_path);
+}
+
+// Every file in `dir`, by name.
+std::vector<std::string> FileNames(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// --kif-dir writes each problem's solution to its own file, in Shift-JIS: the record `tsume
+// solve --kif` gives, whichever job finished first. A shard names its files as the whole run
+// does, the second of two problems with one id "-2".
+TEST(BatchTest, KifDirHoldsEachSolutionAsSolveWritesIt) {
+  const std::string dir = TempPath("kifs");
+  const std::string file = Fixture("practical_short.txt");
+  std::filesystem::remove_all(dir);
+  CommandRun run = RunCommand({"--rules", "game", "--jobs", "2", "--kif-dir", dir, file});
+  ASSERT_EQ(run.exit_code, kExitOk) << run.err;
+  std::ostringstream kif_out, kif_err;
+  ASSERT_EQ(RunSolve({"--hash-mb", "16", "--rules", "game", "--kif", file}, kif_out, kif_err),
+            kExitOk)
+      << kif_err.str();
+  std::vector<std::string> records =
+      absl::StrSplit(kif_out.str(), "# KIF形式棋譜ファイル\n", absl::SkipEmpty());
+  ASSERT_EQ(records.size(), 10u);
+  EXPECT_EQ(FileNames(dir).size(), records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::string path = absl::StrCat(dir, "/practical_short.txt_", i + 1, ".kif");
+    std::string bytes = ReadFile(path);
+    EXPECT_FALSE(absl::StrContains(bytes, "詰み")) << "not Shift-JIS: " << path;
+    absl::StatusOr<std::string> decoded = DecodeToUtf8(bytes);
+    ASSERT_TRUE(decoded.ok()) << path;
+    // solve's record i ends with the blank line between records.
+    EXPECT_EQ(*decoded + "\n", "# KIF形式棋譜ファイル\n" + records[i]) << path;
+  }
+  std::filesystem::remove_all(dir);
+
+  // The file twice, shard 2/2: the even lines of each copy.
+  ASSERT_EQ(
+      RunCommand({"--rules", "game", "--shard", "2/2", "--kif-dir", dir, file, file}).exit_code,
+      kExitOk);
+  std::vector<std::string> expected;
+  for (int line : {2, 4, 6, 8, 10}) {
+    expected.push_back(absl::StrCat("practical_short.txt_", line, ".kif"));
+    expected.push_back(absl::StrCat("practical_short.txt_", line, "-2.kif"));
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(FileNames(dir), expected);
+  std::filesystem::remove_all(dir);
+
+  // A directory that cannot be made is a flag error, before anything is solved.
+  CommandRun bad = RunCommand({"--kif-dir", file + "/kifs", file});
+  EXPECT_EQ(bad.exit_code, kExitUsage);
+  EXPECT_THAT(bad.err, HasSubstr("flag --kif-dir: cannot make the directory '" + file));
+  EXPECT_EQ(bad.out, "");
 }
 
 TEST(BatchTest, JsonWithoutOutGoesToStdoutAndSummaryToStderr) {

@@ -106,10 +106,12 @@ std::string DescribeWrong(const ordered_json& line) {
 // next problem, solve it, and hand the line back here under the lock.
 class BatchRun {
  public:
-  BatchRun(const BatchOptions& options, std::vector<const Problem*> pending, int total,
-           std::ostream* results, std::ostream& err)
+  // `kif_names`: with --kif-dir, each pending problem's file name.
+  BatchRun(const BatchOptions& options, std::vector<const Problem*> pending,
+           std::vector<std::string> kif_names, int total, std::ostream* results, std::ostream& err)
       : options_(options),
         pending_(std::move(pending)),
+        kif_names_(std::move(kif_names)),
         total_(total),
         results_(results),
         err_(err),
@@ -151,6 +153,7 @@ class BatchRun {
   bool Stopped() const { return options_.stop != nullptr && options_.stop->load(); }
   int new_results() const { return new_results_; }
   int not_run() const { return total_ - tally_.done; }
+  bool kif_failed() const { return kif_failed_; }
   const Tally& tally() const { return tally_; }
   const std::vector<ordered_json>& lines() const { return lines_; }
 
@@ -166,6 +169,7 @@ class BatchRun {
       // A search cut short by Ctrl-C is not an answer: leave the problem for --resume.
       if (result.limit == LimitReason::kStopped) break;
       Publish(MakeResultLine(problem, position, result));
+      if (options_.kif_dir && position.ok()) WriteKif(index, *position, result);
     }
     std::lock_guard<std::mutex> lock(mu_);
     --running_;
@@ -190,6 +194,20 @@ class BatchRun {
                new_results_ % options_.plain_progress_every == 0) {
       PlainProgress();
     }
+  }
+
+  // Each problem has a file of its own: the writes need no lock, a failure does.
+  void WriteKif(size_t index, const Position& position, const SolveResult& result) {
+    InputProblem problem;
+    problem.id = pending_[index]->id;
+    problem.source = pending_[index]->source;
+    absl::StatusOr<std::string> path =
+        options_.kif_dir->Write(kif_names_[index], SolveResultToKif(problem, position, result));
+    if (path.ok()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    bar_.Clear();
+    err_ << "tsume batch: flag --kif-dir: " << path.status().message() << "\n";
+    kif_failed_ = true;
   }
 
   void PlainProgress() {
@@ -218,6 +236,7 @@ class BatchRun {
 
   const BatchOptions& options_;
   const std::vector<const Problem*> pending_;
+  const std::vector<std::string> kif_names_;
   const int total_;
   std::ostream* const results_;
   std::ostream& err_;
@@ -228,6 +247,7 @@ class BatchRun {
   std::mutex mu_;  // guards everything below, the output streams and the progress line
   std::condition_variable cv_;
   int running_ = 0;
+  bool kif_failed_ = false;
   int new_results_ = 0;
   absl::Time next_plain_;
   Tally tally_;
@@ -286,16 +306,10 @@ absl::StatusOr<BatchOptions> BatchOptionsFromArgs(const CliArgs& args) {
   options.summary_json = json && !options.out_path.empty();
   options.files = args.positional();
   if (options.files.empty()) return absl::InvalidArgumentError("no problem files given");
+  absl::StatusOr<std::optional<KifDirectory>> kif_dir = KifDirectoryFromFlag(args);
+  if (!kif_dir.ok()) return kif_dir.status();
+  options.kif_dir = *std::move(kif_dir);
   return options;
-}
-
-std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count) {
-  if (count <= 1) return problems;
-  std::vector<Problem> selected;
-  for (size_t i = 0; i < problems.size(); ++i) {
-    if (InShard(i, index, count)) selected.push_back(std::move(problems[i]));
-  }
-  return selected;
 }
 
 StatementCheck JudgeResult(const ordered_json& line) {
@@ -472,6 +486,14 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     input_errors += int(collection->errors.size());
     for (Problem& p : collection->problems) problems.push_back(std::move(p));
   }
+  // --kif-dir's file names, given by the whole input (each shard names its files as one run
+  // would).
+  std::vector<std::string> kif_names;
+  if (options.kif_dir) {
+    std::vector<std::string> ids;
+    for (const Problem& p : problems) ids.push_back(p.id);
+    kif_names = SelectShard(KifFileNames(ids), options.shard_index, options.shard_count);
+  }
   problems = SelectShard(std::move(problems), options.shard_index, options.shard_count);
 
   std::vector<ordered_json> earlier;
@@ -489,11 +511,14 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     earlier_by_key.emplace(ResumeKey(line["id"], line["source"]), &line);
   }
   std::vector<const Problem*> pending;
+  std::vector<std::string> pending_kif_names;
   std::vector<const ordered_json*> kept;
-  for (const Problem& p : problems) {
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const Problem& p = problems[i];
     auto it = earlier_by_key.find(ResumeKey(p.id, p.source));
     if (it == earlier_by_key.end()) {
       pending.push_back(&p);
+      if (options.kif_dir) pending_kif_names.push_back(kif_names[i]);
     } else {
       kept.push_back(it->second);
     }
@@ -522,7 +547,8 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     results = &out;
   }
 
-  BatchRun run(options, std::move(pending), int(problems.size()), results, err);
+  BatchRun run(options, std::move(pending), std::move(pending_kif_names), int(problems.size()),
+               results, err);
   for (const ordered_json* line : kept) run.AddEarlierResult(*line);
   run.Run(*solvers);
   if (file.is_open()) {
@@ -589,8 +615,9 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   }
   summary_out.flush();
   if (interrupted) return kExitInterrupted;
-  // Bad input lines were reported and skipped, the rest run; the status still says so.
-  if (input_errors > 0) return kExitUsage;
+  // Bad input lines were reported and skipped, the rest run; the status still says so. So was
+  // a record --kif-dir could not write.
+  if (input_errors > 0 || run.kif_failed()) return kExitUsage;
   return tally.wrong > 0 ? kExitMismatch : kExitOk;
 }
 

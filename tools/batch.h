@@ -25,6 +25,7 @@
 #include "solver/solver.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
+#include "tools/kif_files.h"
 #include "tools/report.h"
 
 namespace tsume {
@@ -40,8 +41,10 @@ struct BatchOptions {
   bool results_to_out = false;  // with no out_path: results go to the `out` stream
   bool summary_json = false;    // summary as JSON instead of a table
   bool resume = false;          // keep out_path's results, solve only the rest, append
-  int shard_index = 1;          // 1-based K of --shard K/N
-  int shard_count = 1;          // N
+  // --kif-dir: each problem's KIF record as its own file there, written when solved.
+  std::optional<KifDirectory> kif_dir;
+  int shard_index = 1;  // 1-based K of --shard K/N
+  int shard_count = 1;  // N
   // Set from outside (Ctrl-C) to stop: running searches end, their problems are not written.
   const std::atomic<bool>* stop = nullptr;
   // When `err` is a terminal a single status line is redrawn; otherwise a plain progress line
@@ -61,8 +64,16 @@ absl::Status ParseShard(const std::string& text, int* index, int* count);
 // Whether the problem of index i (0-based, concatenated input order) is in shard K/N
 // (`index` K, `count` N): i % N == K-1.
 inline bool InShard(size_t i, int index, int count) { return int(i % size_t(count)) == index - 1; }
-// The problems of shard K/N.
-std::vector<Problem> SelectShard(std::vector<Problem> problems, int index, int count);
+// The items (problems, or what belongs to each) of shard K/N.
+template <typename T>
+std::vector<T> SelectShard(std::vector<T> items, int index, int count) {
+  if (count <= 1) return items;
+  std::vector<T> selected;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (InShard(i, index, count)) selected.push_back(std::move(items[i]));
+  }
+  return selected;
+}
 
 // How a result line compares with its problem's statement (Judge, on the line's fields; a line
 // without length_exact counts its mate as not proven shortest).

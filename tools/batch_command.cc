@@ -17,7 +17,8 @@ namespace {
 
 constexpr char kBatchHelp[] =
     "usage: tsume batch [--rules tsume|game] [--time-ms N] [--nodes N] [--hash-mb N] [--jobs N]\n"
-    "                   [--out FILE] [--resume] [--shard K/N] [--format F] [--json] FILE...\n"
+    "                   [--out FILE] [--resume] [--shard K/N] [--format F] [--json]\n"
+    "                   [--kif-dir DIR] FILE...\n"
     "       tsume batch --verify [VERIFY OPTIONS] FILE...\n"
     "Solves every problem in the files ('-': standard input) and compares each answer\n"
     "with the stated one. With --verify, verifies them instead, as 'tsume verify' does\n"
@@ -34,6 +35,8 @@ constexpr char kBatchHelp[] =
     "                 moves may be KIF or KI2\n"
     "  --json         without --out: the JSON lines on stdout (summary on stderr);\n"
     "                 with --out: the summary as one JSON object\n"
+    "  --kif-dir DIR  also each problem's solution as a KIF record, DIR/<id>.kif in\n"
+    "                 Shift-JIS (as 'tsume solve --kif-dir'), written as soon as it is solved\n"
     "Ends with a summary by stated length. Exit status: 0, 1 when an answer contradicts the\n"
     "stated one, 2 on bad usage, an unreadable file or bad lines (reported as FILE:LINE and\n"
     "skipped, the rest run), 130 after Ctrl-C (finished results are kept; --resume\n"
@@ -44,7 +47,7 @@ constexpr char kBatchHelp[] =
 // nothing without --verify.
 std::optional<CommandArgs> VerifyArgs(const CommandArgs& args, std::ostream& err) {
   std::set<std::string> value_flags = kSolveValueFlags;
-  value_flags.insert({"jobs", "out", "shard", "format", "total-time-ms"});
+  value_flags.insert({"jobs", "out", "shard", "format", "total-time-ms", "kif-dir"});
   CommandArgs rest;
   std::optional<std::string> rules;
   bool verify = false;
@@ -91,7 +94,7 @@ int RunBatch(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return RunVerify(*verify_args, out, err);
   }
   std::set<std::string> value_flags = kSolveValueFlags;
-  value_flags.insert({"jobs", "out", "shard", "format"});
+  value_flags.insert({"jobs", "out", "shard", "format", "kif-dir"});
   absl::StatusOr<CliArgs> parsed = CliArgs::Parse(args, value_flags, {"resume", "json"});
   if (!parsed.ok()) {
     err << "tsume batch: " << parsed.status().message() << "\n";
