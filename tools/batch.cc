@@ -490,9 +490,7 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
   // would).
   std::vector<std::string> kif_names;
   if (options.kif_dir) {
-    std::vector<std::string> ids;
-    for (const Problem& p : problems) ids.push_back(p.id);
-    kif_names = SelectShard(KifFileNames(ids), options.shard_index, options.shard_count);
+    kif_names = SelectShard(KifFileNamesOf(problems), options.shard_index, options.shard_count);
   }
   problems = SelectShard(std::move(problems), options.shard_index, options.shard_count);
 

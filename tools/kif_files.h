@@ -26,6 +26,15 @@ std::string KifFileStem(absl::string_view id);
 // (several jobs, second tries) nor on which problems --resume or --shard leave out.
 std::vector<std::string> KifFileNames(const std::vector<std::string>& ids);
 
+// KifFileNames of the problems' ids (problems of any kind with an `id` string), in their order.
+template <typename WithId>
+std::vector<std::string> KifFileNamesOf(const std::vector<WithId>& problems) {
+  std::vector<std::string> ids;
+  ids.reserve(problems.size());
+  for (const WithId& problem : problems) ids.push_back(problem.id);
+  return KifFileNames(ids);
+}
+
 // A directory that receives one KIF record per problem.
 class KifDirectory {
  public:

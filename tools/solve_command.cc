@@ -127,11 +127,7 @@ int RunSolve(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   std::vector<std::string> kif_names;
-  if (*kif_dir) {
-    std::vector<std::string> ids;
-    for (const InputProblem& problem : *problems) ids.push_back(problem.id);
-    kif_names = KifFileNames(ids);
-  }
+  if (*kif_dir) kif_names = KifFileNamesOf(*problems);
   options->exact_length = !parsed->Has("first-mate");
   StopOnInterrupt interrupt;
   options->stop = interrupt.flag();

@@ -303,11 +303,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // --kif-dir's file names, given by the whole input (each shard names its files as one run
   // would).
   std::vector<std::string> kif_names;
-  if (parsed->Has("kif-dir")) {
-    std::vector<std::string> ids;
-    for (const InputProblem& problem : *problems) ids.push_back(problem.id);
-    kif_names = KifFileNames(ids);
-  }
+  if (parsed->Has("kif-dir")) kif_names = KifFileNamesOf(*problems);
   if (shard_count > 1) {
     // The same split as batch's: the problems read, counted without the bad lines.
     std::vector<InputProblem> selected;
