@@ -1,6 +1,7 @@
 // Core benchmarks: perft (bulk-counted: the last ply is the size of the legal move list), the
 // generators the solver lives on (checks, evasions, HasEvasion, mate in 1) over positions from
-// the practical problems, and making and unmaking moves.
+// the practical problems, making and unmaking moves, and the two ways of working out slider
+// attacks.
 //
 //   build/release/bench/core_bench --benchmark_filter=Perft
 //
@@ -251,6 +252,32 @@ void BM_DoUndoMove(benchmark::State& state) {
   state.counters["moves/s"] = benchmark::Counter(double(made), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_DoUndoMove);
+
+// The bishop's and the rook's attacks from every square of every position's board, worked out
+// ray by ray and (where BMI2 is present) by PEXT and PDEP: which is faster depends on the CPU
+// (PEXT is microcoded on AMD before Zen 3), and CMake's TSUME_PEXT picks one for the search.
+template <Bitboard (*kBishop)(Square, Bitboard), Bitboard (*kRook)(Square, Bitboard)>
+void BM_SliderAttacks(benchmark::State& state) {
+  std::vector<Bitboard> boards;
+  for (const Position& pos : Positions().attacker) boards.push_back(pos.occupied());
+  int64_t looked_up = 0;
+  for (auto _ : state) {
+    Bitboard all;
+    for (Bitboard occupied : boards) {
+      for (Square sq = 0; sq < kNumSquares; ++sq) {
+        all |= kBishop(sq, occupied) ^ kRook(sq, occupied);
+      }
+    }
+    benchmark::DoNotOptimize(all);
+    looked_up += int64_t(boards.size()) * kNumSquares * 2;
+  }
+  state.counters["attacks/s"] = benchmark::Counter(double(looked_up), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_SliderAttacks<bb_internal::BishopRays, bb_internal::RookRays>)->Name("BM_SliderRays");
+#ifdef __BMI2__
+BENCHMARK(BM_SliderAttacks<bb_internal::BishopLines, bb_internal::RookLines>)
+    ->Name("BM_SliderLinesByPext");
+#endif
 
 }  // namespace
 }  // namespace tsume

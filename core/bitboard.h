@@ -2,7 +2,8 @@
 //
 // A bitboard is one unsigned 128-bit integer with bit `sq` for square `sq` (see types.h for the
 // numbering), so shifts by +-1 move along a file and +-9 across files. Sliding attacks use ray
-// tables and the nearest blocker found with one bit scan per direction.
+// tables and the nearest blocker found with one bit scan per direction, or for the bishop and
+// the rook, a line's occupancy gathered by PEXT and its reach spread back by PDEP.
 #ifndef TSUME_CORE_BITBOARD_H_
 #define TSUME_CORE_BITBOARD_H_
 
@@ -12,6 +13,12 @@
 
 #ifdef __BMI2__
 #include <immintrin.h>
+#endif
+// Bishop and rook attacks by bit extraction (PEXT, PDEP) where BMI2 is present, unless the
+// build opts out with TSUME_NO_PEXT (CMake does where the host microcodes PEXT: AMD before
+// Zen 3), and ray by ray otherwise.
+#if defined(__BMI2__) && !defined(TSUME_NO_PEXT)
+#define TSUME_PEXT_SLIDERS 1
 #endif
 
 #include "core/types.h"
@@ -141,6 +148,16 @@ inline Bitboard RayAttack(int dir, Square sq, Bitboard occupied) {
   return Bitboard(ray & (~Bits(0) << Bitboard(blockers | 1).Msb()));
 }
 
+// The bishop's and the rook's attacks ray by ray: the slider attacks without PEXT.
+[[gnu::always_inline]] inline Bitboard BishopRays(Square sq, Bitboard occupied) {
+  return RayAttack(kSouthWest, sq, occupied) | RayAttack(kNorthWest, sq, occupied) |
+         RayAttack(kNorthEast, sq, occupied) | RayAttack(kSouthEast, sq, occupied);
+}
+[[gnu::always_inline]] inline Bitboard RookRays(Square sq, Bitboard occupied) {
+  return RayAttack(kSouth, sq, occupied) | RayAttack(kWest, sq, occupied) |
+         RayAttack(kNorth, sq, occupied) | RayAttack(kEast, sq, occupied);
+}
+
 #ifdef __BMI2__
 // A line (file, rank or diagonal) through a square, for the slider attacks by bit extraction:
 // its squares on the two 64-bit halves of the board, how many lie on the lower half, and the
@@ -167,6 +184,14 @@ inline Bitboard LineAttack(const LineMasks& l, Bitboard occupied) {
   uint64_t reach = l.reach[index];
   return Bitboard(Bits(_pdep_u64(reach, l.lo)) | Bits(_pdep_u64(reach >> l.lo_count, l.hi)) << 64);
 }
+[[gnu::always_inline]] inline Bitboard BishopLines(Square sq, Bitboard occupied) {
+  return LineAttack(line_masks[sq][kDiagonal], occupied) |
+         LineAttack(line_masks[sq][kAntiDiagonal], occupied);
+}
+[[gnu::always_inline]] inline Bitboard RookLines(Square sq, Bitboard occupied) {
+  return LineAttack(line_masks[sq][kFileLine], occupied) |
+         LineAttack(line_masks[sq][kRankLine], occupied);
+}
 #endif
 
 // Single-square boards, kNoSquare's (a bit past the board) included: a load instead of a
@@ -192,27 +217,23 @@ inline Bitboard LanceAttacks(Color c, Square sq, Bitboard occupied) {
   using namespace bb_internal;
   return RayAttack(c == kBlack ? kNorth : kSouth, sq, occupied);
 }
-// With BMI2, a line at a time by bit extraction (about a third of the instructions of four rays);
-// without, ray by ray. Always inline: GCC kept them as calls in the move generators (寿 300k
-// nodes: 990.61M -> 984.12M instructions).
+// A line at a time by bit extraction (about a third of the instructions of four rays), or ray
+// by ray where PEXT is slow (TSUME_PEXT_SLIDERS). Always inline: GCC kept them as calls in the
+// move generators (寿 300k nodes: 990.61M -> 984.12M instructions).
 [[gnu::always_inline]] inline Bitboard BishopAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
-#ifdef __BMI2__
-  return LineAttack(line_masks[sq][kDiagonal], occupied) |
-         LineAttack(line_masks[sq][kAntiDiagonal], occupied);
+#ifdef TSUME_PEXT_SLIDERS
+  return BishopLines(sq, occupied);
 #else
-  return RayAttack(kSouthWest, sq, occupied) | RayAttack(kNorthWest, sq, occupied) |
-         RayAttack(kNorthEast, sq, occupied) | RayAttack(kSouthEast, sq, occupied);
+  return BishopRays(sq, occupied);
 #endif
 }
 [[gnu::always_inline]] inline Bitboard RookAttacks(Square sq, Bitboard occupied) {
   using namespace bb_internal;
-#ifdef __BMI2__
-  return LineAttack(line_masks[sq][kFileLine], occupied) |
-         LineAttack(line_masks[sq][kRankLine], occupied);
+#ifdef TSUME_PEXT_SLIDERS
+  return RookLines(sq, occupied);
 #else
-  return RayAttack(kSouth, sq, occupied) | RayAttack(kWest, sq, occupied) |
-         RayAttack(kNorth, sq, occupied) | RayAttack(kEast, sq, occupied);
+  return RookRays(sq, occupied);
 #endif
 }
 // Attacks of the non-sliding pieces (and the step part of horse and dragon).

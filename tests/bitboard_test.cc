@@ -229,6 +229,17 @@ TEST_F(BitboardTest, SliderAttacksMatchReferenceOnRandomBoards) {
           << "bishop on " << Name(sq);
       ASSERT_EQ(RookAttacks(sq, occupied), NaiveAttacks(kBlack, kRook, sq, occupied))
           << "rook on " << Name(sq);
+      // Both ways of working them out, whichever this build's search uses (TSUME_PEXT).
+      ASSERT_EQ(bb_internal::BishopRays(sq, occupied), NaiveAttacks(kBlack, kBishop, sq, occupied))
+          << "bishop rays on " << Name(sq);
+      ASSERT_EQ(bb_internal::RookRays(sq, occupied), NaiveAttacks(kBlack, kRook, sq, occupied))
+          << "rook rays on " << Name(sq);
+#ifdef __BMI2__
+      ASSERT_EQ(bb_internal::BishopLines(sq, occupied), NaiveAttacks(kBlack, kBishop, sq, occupied))
+          << "bishop lines on " << Name(sq);
+      ASSERT_EQ(bb_internal::RookLines(sq, occupied), NaiveAttacks(kBlack, kRook, sq, occupied))
+          << "rook lines on " << Name(sq);
+#endif
       for (PieceType pt : {kBishop, kRook, kHorse, kDragon}) {
         for (Color c : {kBlack, kWhite}) {
           ASSERT_EQ(Attacks(c, pt, sq, occupied), NaiveAttacks(c, pt, sq, occupied))
