@@ -22,15 +22,34 @@ tsume_install_missing() {
   fi
 }
 
+# The CPU a build is for, as a checksum of the first processor's vendor, family, model and
+# feature flags: -march=native and TSUME_PEXT=AUTO tune the code for the CPU that builds it.
+tsume_cpu() {
+  awk '/^(vendor_id|cpu family|model|flags)[ \t]*:/ { print } /^$/ { exit }' /proc/cpuinfo \
+    2>/dev/null | cksum | cut -d' ' -f1
+}
+
 # tsume_build DIR [cmake args...]: configure and build DIR under build/.
 tsume_build() {
   local dir="$TSUME_ROOT/build/$1"
   shift
-  # Configured once, and again when these options change (an existing tree takes the new ones).
+  # Configured once, and again when these options or the CPU change (an existing tree takes the
+  # new options). A tree built on another CPU (a checkout moved to another machine, a virtual
+  # machine moved to another host) is compiled again from scratch: its code may use
+  # instructions this CPU lacks, or the slider attacks this CPU runs slowly.
   local stamp="$dir/tsume-build-options"
-  if [[ ! -f "$dir/CMakeCache.txt" || "$(cat "$stamp" 2>/dev/null)" != "$*" ]]; then
+  local cpu wanted previous
+  cpu="$(tsume_cpu)"
+  wanted="$* (cpu $cpu)"
+  previous="$(cat "$stamp" 2>/dev/null || true)"
+  local clean=()
+  if [[ ! -f "$dir/CMakeCache.txt" || "$previous" != "$wanted" ]]; then
+    if [[ -f "$dir/CMakeCache.txt" && "$previous" != *"(cpu $cpu)" ]]; then
+      echo "tsume: $dir was not built for this CPU; building it again from scratch" >&2
+      clean=(--clean-first)
+    fi
     cmake -S "$TSUME_ROOT" -B "$dir" "$@" >&2
-    echo "$*" > "$stamp"
+    echo "$wanted" > "$stamp"
   fi
-  cmake --build "$dir" -j "$(nproc)" >&2
+  cmake --build "$dir" -j "$(nproc)" "${clean[@]}" >&2
 }
