@@ -96,8 +96,9 @@ echo "results in $out_dir" >&2
 {
   echo "date: $(date -Iseconds)"
   echo "host: $(hostname)  cpus: $(nproc)"
-  echo "commit: $(git -C "$TSUME_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
-    git -C "$TSUME_ROOT" diff --quiet 2>/dev/null || echo ' (modified)')"
+  # The program's version, how it was built and the CPU: runs on different CPUs or builds are
+  # not comparable in time (slider attacks by PEXT took 寿 17 s on a Zen 1 host, the rays 12 s).
+  "$tsume" --version
   echo "options: quick=$quick jobs=$jobs time_ms=${time_ms:-default} hash_mb=${hash_mb:-default}"
 } > "$out_dir/run-info.txt"
 

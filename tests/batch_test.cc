@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "problems/collection.h"
+#include "tools/build_info.h"
 #include "tools/commands.h"
 #include "tools/report.h"
 
@@ -149,6 +150,30 @@ TEST(BatchTest, WritesOneCompleteLinePerProblem) {
   EXPECT_THAT(run.out, HasSubstr("length"));
   EXPECT_THAT(run.out, HasSubstr("problems 10 (10 run now"));
   EXPECT_THAT(run.out, HasSubstr("wrong 0"));
+  // What ran them, since times differ by program, build and CPU.
+  EXPECT_THAT(run.out, HasSubstr("\n" + RunContextText() + "\n"));
+  std::filesystem::remove(out_path);
+}
+
+// With --json and --out, the summary is one JSON object: the table, the counts and what ran.
+TEST(BatchTest, JsonSummarySaysWhatRanTheProblems) {
+  std::string out_path = TempPath("summary.jsonl");
+  CommandRun run =
+      RunCommand({"--rules", "game", "--json", "--out", out_path, Fixture("practical_short.txt")});
+  EXPECT_EQ(run.exit_code, kExitOk) << run.err;
+  std::vector<ordered_json> summary = ParseLines(run.out);
+  ASSERT_EQ(summary.size(), 1u) << run.out;
+  const ordered_json& j = summary[0];
+  EXPECT_EQ(j["problems"], 10);
+  EXPECT_EQ(j["new_results"], 10);
+  EXPECT_EQ(j["earlier_results"], 0);
+  EXPECT_EQ(j["wrong"], ordered_json::array());
+  EXPECT_EQ(j["interrupted"], false);
+  EXPECT_EQ(j["summary"].back()["solved"], 10);
+  EXPECT_EQ(j["tsume"]["version"], Version());
+  EXPECT_EQ(j["tsume"]["build"], BuildDescription());
+  EXPECT_EQ(j["tsume"]["cpu"], HostDescription());
+  EXPECT_EQ(ParseLines(ReadFile(out_path)).size(), 10u);
   std::filesystem::remove(out_path);
 }
 

@@ -27,6 +27,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "gtest/gtest.h"
+#include "tools/build_info.h"
 
 extern char** environ;
 
@@ -212,7 +213,7 @@ int64_t InfoField(const std::string& line, const std::string& key) {
 TEST(UsiEngineTest, HandshakeListsIdAndOptions) {
   ScriptedGui gui;
   gui.Send("usi");
-  EXPECT_EQ(gui.Expect("id name"), "id name tsume");
+  EXPECT_EQ(gui.Expect("id name"), "id name tsume " + Version());
   EXPECT_EQ(gui.Expect("id author"), "id author tsume developers");
   gui.Expect("usiok");
   const std::vector<std::string>& lines = gui.Skipped();
@@ -674,7 +675,7 @@ TEST(UsiEngineBinaryTest, HandshakeAndOneMateThroughPipes) {
   child.Send("usi");
   std::optional<std::string> id = child.Expect("id name", kAnswerTimeout);
   ASSERT_TRUE(id.has_value()) << "no USI handshake: is `usi` wired into tools/main.cc?";
-  EXPECT_EQ(*id, "id name tsume");
+  EXPECT_EQ(*id, "id name tsume " + Version());
   ASSERT_TRUE(child.Expect("usiok", kAnswerTimeout).has_value());
   child.Send("setoption name USI_Hash value 16");
   child.Send("isready");

@@ -19,6 +19,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "solver/verify.h"
+#include "tools/build_info.h"
 #include "tools/progress.h"
 #include "tools/report.h"
 #include "tools/solve_flags.h"
@@ -586,6 +587,7 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
     j["wrong"] = wrong;
     j["unproven_longer"] = unproven_longer;
     j["interrupted"] = interrupted;
+    j["tsume"] = RunContextJson();
     summary_out << JsonLine(j) << "\n";
   } else {
     summary_out << FormatSummaryText(summary);
@@ -594,6 +596,7 @@ int RunBatchJob(const BatchOptions& options, std::ostream& out, std::ostream& er
         "unknown %d\n",
         int(problems.size()), run.new_results(), int(kept.size()), input_errors, tally.wrong,
         tally.unknown);
+    summary_out << RunContextText() << "\n";
     if (unproven_longer > 0) {
       summary_out << "note: " << unproven_longer
                   << " mate(s) longer than stated were not proven shortest (a limit was "

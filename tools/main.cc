@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tools/batch.h"
+#include "tools/build_info.h"
 #include "tools/commands.h"
 #include "tools/report.h"
 #include "tools/usi_engine.h"
@@ -19,7 +20,7 @@ constexpr char kUsage[] =
     "  report   summarise and compare batch results (text, JSON, HTML)\n"
     "  usi      USI engine mode for shogi GUIs (go mate)\n"
     "  perft    count legal move tree leaves\n"
-    "Run 'tsume COMMAND --help' for a command's options.\n";
+    "Run 'tsume COMMAND --help' for a command's options, 'tsume --version' for the version.\n";
 
 }  // namespace
 
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "help") {
     (args.empty() ? std::cerr : std::cout) << kUsage;
     return args.empty() ? tsume::kExitUsage : tsume::kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << tsume::VersionText();
+    return tsume::kExitOk;
   }
   std::string command = args[0];
   args.erase(args.begin());

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "tools/build_info.h"
 #include "tools/solve_output.h"
 
 namespace tsume {
@@ -111,7 +112,8 @@ bool UsiEngine::HandleLine(absl::string_view line) {
 }
 
 void UsiEngine::HandleUsi() {
-  Send("id name tsume");
+  // The version in the name: GUIs show it, and keep engines apart by it.
+  Send(absl::StrCat("id name tsume ", Version()));
   Send("id author tsume developers");
   Send(absl::StrCat("option name USI_Hash type spin default ", UsiOptions().hash_mb, " min ",
                     kMinHashMb, " max ", kMaxHashMb));
