@@ -112,8 +112,9 @@ bool UsiEngine::HandleLine(absl::string_view line) {
 }
 
 void UsiEngine::HandleUsi() {
-  // The version in the name: GUIs show it, and keep engines apart by it.
-  Send(absl::StrCat("id name tsume ", Version()));
+  // The version in the name (GUIs show it, and keep engines apart by it), where it is known.
+  std::string version = Version();
+  Send(version == "unknown" ? "id name tsume" : absl::StrCat("id name tsume ", version));
   Send("id author tsume developers");
   Send(absl::StrCat("option name USI_Hash type spin default ", UsiOptions().hash_mb, " min ",
                     kMinHashMb, " max ", kMaxHashMb));
