@@ -286,6 +286,31 @@ TEST(ReportCompareTest, RepeatedIdsMatchBySource) {
   EXPECT_EQ(c.changed_lengths[0].baseline_length, 7);
 }
 
+// Two spellings of one file's path are one problem (as --resume takes them); the change is
+// named as the results spell it.
+TEST(ReportCompareTest, SourcesMatchWhateverTheirPathsSpelling) {
+  RunResults results, baseline;
+  results.problems = {Solved("a", "./x.txt:1", 3, 10), Solved("a", "x.txt:2", 5, 10)};
+  baseline.problems = {Solved("a", "sub/../x.txt:2", 7, 10), Solved("a", "x.txt:1", 3, 10)};
+  Comparison c = Compare(results, baseline);
+  EXPECT_EQ(c.matched_by, "source");
+  EXPECT_EQ(c.matched, 2);
+  EXPECT_EQ(c.only_in_results, 0);
+  ASSERT_EQ(c.changed_lengths.size(), 1u);
+  EXPECT_EQ(c.changed_lengths[0].key, "x.txt:2");
+}
+
+TEST(ReportCompareTest, NormalSourceMakesThePathAbsoluteAndLeavesTheRest) {
+  std::string here = std::filesystem::current_path().lexically_normal().string();
+  EXPECT_EQ(NormalSource("./x.txt:3"), here + "/x.txt:3");
+  EXPECT_EQ(NormalSource("a/../x.txt:3"), here + "/x.txt:3");
+  EXPECT_EQ(NormalSource("/p/./q.txt:12"), "/p/q.txt:12");
+  EXPECT_EQ(NormalSource("stdin:4"), here + "/stdin:4");
+  for (const char* as_is : {"", "x.txt", "x.txt:", "x.txt:3a", ":3", "sfen"}) {
+    EXPECT_EQ(NormalSource(as_is), as_is);
+  }
+}
+
 TEST(ReportCompareTest, ZeroTimesDoNotDivideByZero) {
   RunResults results, baseline;
   results.problems = {Solved("a", "s:1", 1, 0)};
@@ -790,6 +815,27 @@ TEST(ReportCommandTest, RepeatedProblemsAreCountedAndSaid) {
   EXPECT_THAT(out, HasSubstr("(18 problems)"));
   EXPECT_THAT(err, HasSubstr("warning: " + path + ": 9 result(s) repeat a problem"));
   EXPECT_EQ(Count(err, "\n"), 1u) << err;
+  std::filesystem::remove(path);
+}
+
+// A result repeated with its source's path spelt another way (`./x.txt:3` for `x.txt:3`) is
+// the same problem again.
+TEST(ReportCommandTest, RepeatsAreFoundWhateverThePathsSpelling) {
+  std::string path =
+      (std::filesystem::temp_directory_path() / "tsume_report_spelling.jsonl").string();
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << R"({"id":"a","source":"x.txt:3","result":"mate","length":3,"nodes":5,"time_ms":1})"
+      << "\n"
+      << R"({"id":"a","source":"./x.txt:3","result":"mate","length":3,"nodes":5,"time_ms":1})"
+      << "\n"
+      << R"({"id":"a","source":"x.txt:4","result":"mate","length":3,"nodes":5,"time_ms":1})"
+      << "\n";
+  }
+  std::string out, err;
+  EXPECT_EQ(RunCommand({path}, &out, &err), kExitOk) << err;
+  EXPECT_THAT(out, HasSubstr("(3 problems)"));
+  EXPECT_THAT(err, HasSubstr("warning: " + path + ": 1 result(s) repeat a problem"));
   std::filesystem::remove(path);
 }
 

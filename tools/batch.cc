@@ -372,23 +372,6 @@ ordered_json MakeResultLine(const Problem& problem, const absl::StatusOr<Positio
   return j;
 }
 
-namespace {
-
-// "path:line" with the path absolute and lexically normal; anything else as it is.
-std::string NormalSource(const std::string& source) {
-  size_t colon = source.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == source.size() ||
-      !absl::c_all_of(source.substr(colon + 1), [](char c) { return c >= '0' && c <= '9'; })) {
-    return source;
-  }
-  std::error_code ec;
-  std::filesystem::path path = std::filesystem::absolute(source.substr(0, colon), ec);
-  if (ec) return source;
-  return path.lexically_normal().string() + source.substr(colon);
-}
-
-}  // namespace
-
 // As written to the results file: input that is not UTF-8 comes back from it with U+FFFD.
 std::string ResumeKey(const std::string& id, const std::string& source) {
   return absl::StrCat(JsonLine(nlohmann::json(id)), "\t",

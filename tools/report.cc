@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -912,6 +913,18 @@ json NodeSplitToJson(const Summary& summary) {
 
 // --- Comparison ----------------------------------------------------------------------------
 
+std::string NormalSource(const std::string& source) {
+  size_t colon = source.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == source.size() ||
+      !absl::c_all_of(source.substr(colon + 1), [](char c) { return c >= '0' && c <= '9'; })) {
+    return source;
+  }
+  std::error_code ec;
+  std::filesystem::path path = std::filesystem::absolute(source.substr(0, colon), ec);
+  if (ec) return source;
+  return path.lexically_normal().string() + source.substr(colon);
+}
+
 Comparison Compare(const RunResults& results, const RunResults& baseline) {
   auto ids_unique = [](const RunResults& run) {
     std::map<std::string, int> seen;
@@ -923,7 +936,9 @@ Comparison Compare(const RunResults& results, const RunResults& baseline) {
   Comparison c;
   bool by_id = ids_unique(results) && ids_unique(baseline);
   c.matched_by = by_id ? "id" : "source";
-  auto key_of = [by_id](const ProblemResult& p) { return by_id ? p.id : p.source; };
+  // Matched by the source with its path normalised (`./x.txt:3` is `x.txt:3`), named by the
+  // results' own spelling.
+  auto key_of = [by_id](const ProblemResult& p) { return by_id ? p.id : NormalSource(p.source); };
 
   std::map<std::string, std::vector<const ProblemResult*>> base_by_key;
   for (const ProblemResult& p : baseline.problems) base_by_key[key_of(p)].push_back(&p);
@@ -939,7 +954,8 @@ Comparison Compare(const RunResults& results, const RunResults& baseline) {
     }
     const ProblemResult& base = *it->second[k];
     ++c.matched;
-    std::string label = k == 0 ? key : absl::StrCat(key, " #", k + 1);
+    const std::string& name = by_id ? now.id : now.source;
+    std::string label = k == 0 ? name : absl::StrCat(name, " #", k + 1);
     if (now.result != Outcome::kError && base.result != Outcome::kError) {
       double gain = base.time_ms - now.time_ms;
       double threshold = kSignificantFraction * base.time_ms;

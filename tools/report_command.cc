@@ -57,7 +57,7 @@ int RunReport(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     int repeats = 0;
     std::string first_repeat;
     for (const ProblemResult& p : run->problems) {
-      if (seen.insert({p.id, p.source}).second) continue;
+      if (seen.insert({p.id, NormalSource(p.source)}).second) continue;
       if (repeats++ == 0) first_repeat = p.id.empty() ? p.source : p.id;
     }
     if (repeats > 0) {
