@@ -26,6 +26,8 @@ const char* ToString(FlawKind kind) {
       return "bad_intended_line";
     case FlawKind::kTransposition:
       return "transposition";
+    case FlawKind::kNonLimitation:
+      return "non_limitation";
     case FlawKind::kSameLengthVariation:
       return "same_length_variation";
     case FlawKind::kLongerVariation:
@@ -54,6 +56,8 @@ const char* JapaneseName(FlawKind kind) {
       return "作意手順不正";
     case FlawKind::kTransposition:
       return "手順前後";
+    case FlawKind::kNonLimitation:
+      return "非限定";
     case FlawKind::kSameLengthVariation:
       return "変同";
     case FlawKind::kLongerVariation:
@@ -314,9 +318,28 @@ bool UselessDropSquare(Solver& solver, Position& pos, Square s, int depth, bool&
   return false;
 }
 
-// 余詰 or 手順前後 at the attacker's ply `ply` (1-based) of the main line, from `pos` where
-// `remaining` counted plies are left: every other check that mates in time. Returns how many
-// of them the limits left unclassified (listed as 余詰 all the same).
+// 非限定: how `m` differs from the main line's move `main` (both checks from `pos`) when the
+// difference is one tsume conventions count as a blemish rather than another solution: the
+// same piece move with the other promotion choice, or the same lance, rook or bishop dropped
+// on another square of the same line from the defender's king. Null otherwise.
+const char* NonLimitation(const Position& pos, Move m, Move main) {
+  if (!m.is_drop() && !main.is_drop() && m.from() == main.from() && m.to() == main.to()) {
+    return "with the other promotion choice";
+  }
+  if (m.is_drop() && main.is_drop() && m.dropped_type() == main.dropped_type()) {
+    PieceType type = m.dropped_type();
+    Square king = pos.king_square(~pos.side_to_move());
+    if ((type == kLance || type == kRook || type == kBishop) && king != kNoSquare &&
+        (Between(king, m.to()).Test(main.to()) || Between(king, main.to()).Test(m.to()))) {
+      return "dropped on another square of the same line from the king";
+    }
+  }
+  return nullptr;
+}
+
+// 余詰, 手順前後 or 非限定 at the attacker's ply `ply` (1-based) of the main line, from `pos`
+// where `remaining` counted plies are left: every other check that mates in time. Returns how
+// many of them the limits left unclassified (listed as 余詰 all the same).
 int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
                           const std::vector<Move>& main_line,
                           const MainLinePositions& main_positions, VerifyReport& report) {
@@ -350,6 +373,15 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
           {FlawKind::kTransposition, ply,
            absl::StrCat(ToUsi(m), " also mates in ", *exact + 1, " plies but rejoins the main line",
                         " after ply ", rejoin),
+           alternative});
+    } else if (const char* difference = NonLimitation(pos, m, main_line[ply - 1])) {
+      // A note whether or not the limits let its exact line be read: it mates in time.
+      report.notes.push_back(
+          {FlawKind::kNonLimitation, ply,
+           absl::StrCat(ToUsi(m), " also mates ",
+                        line_complete ? absl::StrCat("in ", *exact + 1, " plies")
+                                      : absl::StrCat("within ", remaining, " plies"),
+                        "; it is the main line's ", ToUsi(main_line[ply - 1]), " ", difference),
            alternative});
     } else if (line_complete) {
       report.flaws.push_back(

@@ -27,6 +27,11 @@ enum class FlawKind {
   // 手順前後: another attacker move mates in time, but its line (attacker shortest, defender
   // longest) reaches a position of the main line after this ply: the moves only change order.
   kTransposition,
+  // 非限定: another attacker move mates in time but differs from the main line's only in a way
+  // tsume conventions count as a blemish, not as another solution: the same piece move with
+  // the other promotion choice (成・不成), or the same lance, rook or bishop dropped on another
+  // square of the same line from the king (打点).
+  kNonLimitation,
   // 変同: another defence holds out exactly as long as the main line's.
   kSameLengthVariation,
   // 変長: the composer's line is two plies shorter than the longest defence and leaves nothing
@@ -50,9 +55,9 @@ enum class FlawKind {
   kBadStatedVariation,
 };
 
-// "alternative_mate", ..., "intended_line_leaves_pieces", "bad_stated_variation"
+// "alternative_mate", ..., "non_limitation", ..., "bad_stated_variation"
 const char* ToString(FlawKind kind);
-// "余詰", "早詰", ..., "変長", "変化別詰", "作意駒余り", "変化手順不正"
+// "余詰", "早詰", ..., "非限定", "変同", "変長", "変化別詰", "作意駒余り", "変化手順不正"
 const char* JapaneseName(FlawKind kind);
 
 struct Flaw {
@@ -80,9 +85,9 @@ struct VerifyReport {
   // when the limits stopped the solve before the mate was proven shortest, its upper bound.
   int length = 0;
   std::vector<Flaw> flaws;  // each one makes the verdict kFlawed
-  // Information that leaves the verdict alone: kTransposition, kSameLengthVariation,
-  // kLongerVariation, kVariationAlternativeMate, kIntendedLineLeavesPieces and
-  // kBadStatedVariation.
+  // Information that leaves the verdict alone: kTransposition, kNonLimitation,
+  // kSameLengthVariation, kLongerVariation, kVariationAlternativeMate, kIntendedLineLeavesPieces
+  // and kBadStatedVariation.
   std::vector<Flaw> notes;
   // False when limits stopped these searches, or the solve before they could start.
   bool alternatives_complete = true;  // the 余詰 search

@@ -385,7 +385,8 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
         for (const std::vector<Flaw>* list : {&report.flaws, &report.notes}) {
           for (const Flaw& f : *list) {
             if (f.ply == i + 1 &&
-                (f.kind == FlawKind::kAlternativeMate || f.kind == FlawKind::kTransposition)) {
+                (f.kind == FlawKind::kAlternativeMate || f.kind == FlawKind::kTransposition ||
+                 f.kind == FlawKind::kNonLimitation)) {
               listed.push_back(f.line.empty() ? "?" : ToUsi(f.line[0]));
             }
           }

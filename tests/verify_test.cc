@@ -47,6 +47,14 @@ constexpr char kRealAlternative[] = "7sk/5+R3/8G/6S1+P/6r2/9/9/9/9 b 2b3g2s4n4l1
 // naively but are useless (the dragon takes and mates sooner than the line through the drop).
 constexpr char kVariations[] = "9/6p2/6k2/8+R/9/9/5+B1+R1/9/9 b Gb3g4s4n4l17p 1";
 
+// Mates in 3 from the practical set (mate3.txt lines 107 and 1962). The rook on 3e checks on
+// 3b promoting or not, and the lance mates on 2b either way (成・不成非限定). The rook is dropped
+// on 7a, 7b or 7c above the king on 7d, and the bishop mates on 7d either way (打点非限定).
+constexpr char kPromotionChoice[] =
+    "l3g2n1/2+P1g3k/3G1p3/pp2p2LP/3L2RS1/1s2PSn2/PP1+p1P3/9/3GK2N1 b r2bsnl7p 123";
+constexpr char kDropSquareChoice[] =
+    "l6+B1/5s3/pG4pP1/2kpppg1p/2p2N1p1/1L2PPP1P/Pp1S5/2G2GS+s1/LN1K4L b RBr2n3p 93";
+
 // Zuko 13 (23 plies here): its first mate comes within a few thousand nodes, the proof that
 // none is shorter takes millions.
 constexpr char kZuko13[] = "2lS5/1kgp5/pB3+r3/3+b+P4/PlpgS4/9/9/9/9 b R2SP2g4n2l12p 1";
@@ -147,6 +155,26 @@ void ExpectAlternativesClassified(const Position& start, const VerifyReport& rep
   }
   for (const Flaw& f : report.notes) {
     if (f.kind == FlawKind::kTransposition) check(f, true);
+    if (f.kind != FlawKind::kNonLimitation) continue;
+    // 非限定: mates in time, and is the main line's move with the other promotion choice or
+    // the same piece dropped on another square of its line from the king.
+    SCOPED_TRACE(f.detail);
+    ASSERT_FALSE(f.line.empty());
+    Move m = f.line[0], main = main_line[f.ply - 1];
+    EXPECT_NE(m, main);
+    Position before = PositionBefore(start, main_line, f.ply);
+    EXPECT_TRUE(IsCheckmate(Replay(before, f.line)));
+    if (m.is_drop()) {
+      ASSERT_TRUE(main.is_drop());
+      EXPECT_EQ(m.dropped_type(), main.dropped_type());
+      Square king = before.king_square(~before.side_to_move());
+      EXPECT_TRUE(Between(king, m.to()).Test(main.to()) || Between(king, main.to()).Test(m.to()));
+    } else {
+      ASSERT_FALSE(main.is_drop());
+      EXPECT_EQ(m.from(), main.from());
+      EXPECT_EQ(m.to(), main.to());
+      EXPECT_NE(m.is_promotion(), main.is_promotion());
+    }
   }
 }
 
@@ -159,6 +187,8 @@ int CountKind(const std::vector<Flaw>& flaws, FlawKind kind) {
 TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(ToString(FlawKind::kTransposition), "transposition");
   EXPECT_STREQ(JapaneseName(FlawKind::kTransposition), "手順前後");
+  EXPECT_STREQ(ToString(FlawKind::kNonLimitation), "non_limitation");
+  EXPECT_STREQ(JapaneseName(FlawKind::kNonLimitation), "非限定");
   EXPECT_STREQ(ToString(FlawKind::kSameLengthVariation), "same_length_variation");
   EXPECT_STREQ(JapaneseName(FlawKind::kSameLengthVariation), "変同");
   EXPECT_STREQ(ToString(FlawKind::kLongerVariation), "longer_variation");
@@ -212,6 +242,42 @@ TEST(VerifyTest, IntendedLineInTheOtherOrderMakesTheSolverOrderTheTransposition)
       EXPECT_EQ(f.line[0], first.main_line[0]);
     }
   }
+  ExpectAlternativesClassified(start, report);
+}
+
+// Another solution that differs only in promoting or not, or in where on its line a piece is
+// dropped, is a blemish by tsume conventions (非限定), not 余詰: a note, and the problem sound.
+TEST(VerifyTest, PromotingOrNotIsANonLimitationAndTheProblemSound) {
+  Position start = FromSfen(kPromotionChoice);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 3, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  EXPECT_EQ(report.length, 3);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_TRUE(report.flaws.empty()) << report.flaws[0].detail;
+  ASSERT_EQ(CountKind(report.notes, FlawKind::kNonLimitation), 1);
+  for (const Flaw& f : report.notes) {
+    if (f.kind != FlawKind::kNonLimitation) continue;
+    EXPECT_EQ(f.ply, 1);
+    EXPECT_THAT(f.detail, testing::HasSubstr("the other promotion choice"));
+    EXPECT_EQ(ToUsi(f.line[0]).substr(0, 4), "3e3b");
+  }
+  ExpectAlternativesClassified(start, report);
+}
+
+TEST(VerifyTest, DropsOnOneLineFromTheKingAreANonLimitationAndTheProblemSound) {
+  Position start = FromSfen(kDropSquareChoice);
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 3, {});
+  ASSERT_EQ(report.solution.status, SolveStatus::kMate);
+  EXPECT_EQ(report.verdict, Verdict::kSound);
+  EXPECT_TRUE(report.flaws.empty()) << report.flaws[0].detail;
+  // R*7a, R*7b and R*7c: one is the main line's, the other two notes.
+  std::set<std::string> drops = {ToUsi(report.main_line[0])};
+  for (const Flaw& f : report.notes) {
+    if (f.kind == FlawKind::kNonLimitation) drops.insert(ToUsi(f.line[0]));
+  }
+  EXPECT_EQ(drops, (std::set<std::string>{"R*7a", "R*7b", "R*7c"}));
   ExpectAlternativesClassified(start, report);
 }
 
