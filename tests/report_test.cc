@@ -273,31 +273,24 @@ ProblemResult Solved(const std::string& id, const std::string& source, int lengt
 }
 
 TEST(ReportCompareTest, RepeatedIdsMatchBySource) {
-  RunResults results, baseline;
   // Two problems share id "a"; their sources tell them apart, and the baseline lists them in the
-  // other order.
-  results.problems = {Solved("a", "x.txt:1", 3, 10), Solved("a", "x.txt:2", 5, 10)};
-  baseline.problems = {Solved("a", "x.txt:2", 7, 10), Solved("a", "x.txt:1", 3, 10)};
-  Comparison c = Compare(results, baseline);
-  EXPECT_EQ(c.matched_by, "source");
-  EXPECT_EQ(c.matched, 2);
-  ASSERT_EQ(c.changed_lengths.size(), 1u);
-  EXPECT_EQ(c.changed_lengths[0].key, "x.txt:2");
-  EXPECT_EQ(c.changed_lengths[0].baseline_length, 7);
-}
-
-// Two spellings of one file's path are one problem (as --resume takes them); the change is
-// named as the results spell it.
-TEST(ReportCompareTest, SourcesMatchWhateverTheirPathsSpelling) {
-  RunResults results, baseline;
-  results.problems = {Solved("a", "./x.txt:1", 3, 10), Solved("a", "x.txt:2", 5, 10)};
-  baseline.problems = {Solved("a", "sub/../x.txt:2", 7, 10), Solved("a", "x.txt:1", 3, 10)};
-  Comparison c = Compare(results, baseline);
-  EXPECT_EQ(c.matched_by, "source");
-  EXPECT_EQ(c.matched, 2);
-  EXPECT_EQ(c.only_in_results, 0);
-  ASSERT_EQ(c.changed_lengths.size(), 1u);
-  EXPECT_EQ(c.changed_lengths[0].key, "x.txt:2");
+  // other order. Spelt another way, a file's path is the same file (as --resume takes it), and
+  // a change is named as the results spell it.
+  for (bool respelt : {false, true}) {
+    SCOPED_TRACE(respelt ? "paths spelt two ways" : "paths spelt alike");
+    RunResults results, baseline;
+    results.problems = {Solved("a", respelt ? "./x.txt:1" : "x.txt:1", 3, 10),
+                        Solved("a", "x.txt:2", 5, 10)};
+    baseline.problems = {Solved("a", respelt ? "sub/../x.txt:2" : "x.txt:2", 7, 10),
+                         Solved("a", "x.txt:1", 3, 10)};
+    Comparison c = Compare(results, baseline);
+    EXPECT_EQ(c.matched_by, "source");
+    EXPECT_EQ(c.matched, 2);
+    EXPECT_EQ(c.only_in_results, 0);
+    ASSERT_EQ(c.changed_lengths.size(), 1u);
+    EXPECT_EQ(c.changed_lengths[0].key, "x.txt:2");
+    EXPECT_EQ(c.changed_lengths[0].baseline_length, 7);
+  }
 }
 
 TEST(ReportCompareTest, NormalSourceMakesThePathAbsoluteAndLeavesTheRest) {
