@@ -29,6 +29,7 @@
 #include "problems/collection.h"
 #include "solver/dfpn.h"
 #include "tests/json_lines_util.h"
+#include "tools/build_info.h"
 #include "tools/commands.h"
 #include "tools/kif_output.h"
 
@@ -1382,6 +1383,46 @@ TEST(VerifyCommandTest, JobsVerifySideBySide) {
   size_t first = text.find("second try");
   ASSERT_NE(first, std::string::npos) << text;
   EXPECT_NE(text.find("second try", first + 1), std::string::npos) << text;
+  std::remove(input.c_str());
+  std::remove(path.c_str());
+}
+
+// The summary names each problem that is not sound with its flaws, kept results' too, and says
+// how many were verified and what verified them.
+TEST(VerifyCommandTest, SummaryNamesTheProblemsNotSound) {
+  const std::string input =
+      ::testing::TempDir() + "verify_summary_" + std::to_string(getpid()) + ".txt";
+  const std::string path =
+      ::testing::TempDir() + "verify_summary_" + std::to_string(getpid()) + ".jsonl";
+  {
+    std::ofstream file(input);
+    file << kSwap << "\n" << kRealAlternative << "\nnot a position\n" << kSwap << "\n";
+  }
+  const std::string flawed =
+      "\nflawed: " + std::filesystem::path(input).filename().string() + ":2 (余詰)\n";
+  const std::string context = "\ntsume " + Version() + " (";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({"--out", path, input}, out, err), kExitUsage);  // the bad line
+  EXPECT_THAT(out.str(),
+              testing::HasSubstr("summary:  flawed 1  sound 2" + flawed +
+                                 "problems 3 (3 verified now, 0 kept from the results file)  "
+                                 "input errors 1  wall "));
+  EXPECT_THAT(out.str(), testing::HasSubstr(context));
+  EXPECT_THAT(out.str(), testing::Not(testing::HasSubstr("sound: ")));
+
+  // Resumed: every result kept, the flaw read back from the file.
+  std::ostringstream resumed_out, resumed_err;
+  RunVerify({"--out", path, "--resume", input}, resumed_out, resumed_err);
+  EXPECT_THAT(resumed_out.str(),
+              testing::HasSubstr("summary:  flawed 1  sound 2" + flawed +
+                                 "problems 3 (0 verified now, 3 kept from the results file)"));
+
+  // JSON lines alone on stdout: the summary goes to stderr.
+  std::ostringstream json_out, json_err;
+  RunVerify({"--json", input}, json_out, json_err);
+  EXPECT_THAT(json_out.str(), testing::Not(testing::HasSubstr("summary:")));
+  EXPECT_THAT(json_err.str(), testing::HasSubstr("summary:  flawed 1  sound 2" + flawed));
+  EXPECT_THAT(json_err.str(), testing::HasSubstr(context));
   std::remove(input.c_str());
   std::remove(path.c_str());
 }

@@ -17,6 +17,7 @@
 #include "nlohmann/json.hpp"
 #include "solver/verify.h"
 #include "tools/batch.h"
+#include "tools/build_info.h"
 #include "tools/cli_args.h"
 #include "tools/commands.h"
 #include "tools/kif_files.h"
@@ -37,10 +38,14 @@ constexpr char kVerifyHelp[] =
     "Checks composed problems under tsume conventions: mate, exact length against the stated\n"
     "one, 余詰 (another mating move before the last), 早詰 (shorter mate), 駒余り (pieces\n"
     "left), and the intended line when the file gives one. Notes, which leave the verdict\n"
-    "alone: 手順前後 (another mating move whose line rejoins the main line), 変同 (another\n"
-    "defence as long as the main line's) and 変化手順不正 (a KIF 変化 the file states that is\n"
-    "wrong: a variation not mated as it shows, a 紛れ whose check does not fail as it shows).\n"
-    "Limits apply per problem, to the whole check.\n"
+    "alone: 手順前後 (another mating move whose line rejoins the main line), 非限定 (the\n"
+    "same move with the other promotion choice, or the same lance, rook or bishop dropped\n"
+    "elsewhere on its line to the king), 変同 (another defence as long as the main line's),\n"
+    "変長, 変化別詰, 作意駒余り and 変化手順不正 (a KIF 変化 the file states that is wrong: a\n"
+    "variation not mated as it shows, a 紛れ whose check does not fail as it shows).\n"
+    "Limits apply per problem, to the whole check. With more than one problem, ends with a\n"
+    "summary: the counts by verdict, the problems not sound with their flaws, and what\n"
+    "verified them (on stderr with --json or --kif).\n"
     "A FILE '-' is standard input.\n"
     "  --total-time-ms N  the whole run within N ms: each problem first gets --time-ms\n"
     "              (without it, an equal share of N); those the time left unknown are then\n"
@@ -243,6 +248,36 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
   return SolutionKif(start, main_line, mate, heading, comments, variations);
 }
 
+// How many problems that are not sound the summary names.
+constexpr int kMaxListed = 50;
+
+// A problem as the summary lists it: its verdict and the kinds of its flaws.
+struct SummaryEntry {
+  std::string id;
+  std::string verdict;
+  std::vector<std::string> flaws;  // Japanese names, each once, in the result's order
+};
+
+// From a result line, this run's or one kept from the results file.
+template <typename Json>
+SummaryEntry SummaryEntryOf(const std::string& id, const Json& line) {
+  SummaryEntry entry{id, line.value("verdict", ""), {}};
+  auto flaws = line.find("flaws");
+  if (flaws == line.end() || !flaws->is_array()) return entry;
+  for (const auto& flaw : *flaws) {
+    std::string kind = flaw.is_object() ? flaw.value("kind", "") : "";
+    std::string name = kind;  // a kind this build does not know stays as written
+    for (int k = 0; k <= int(FlawKind::kBadStatedVariation); ++k) {
+      if (kind == ToString(FlawKind(k))) name = JapaneseName(FlawKind(k));
+    }
+    if (!name.empty() &&
+        std::find(entry.flaws.begin(), entry.flaws.end(), name) == entry.flaws.end()) {
+      entry.flaws.push_back(name);
+    }
+  }
+  return entry;
+}
+
 }  // namespace
 
 int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
@@ -335,7 +370,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     err << "tsume verify: flag --resume needs --out FILE (the results to resume)\n";
     return kExitUsage;
   }
-  std::map<std::string, std::string> earlier;  // ResumeKey -> verdict
+  std::map<std::string, nlohmann::ordered_json> earlier;  // ResumeKey -> its result line
   if (resume) {
     absl::StatusOr<std::vector<nlohmann::ordered_json>> loaded =
         LoadAndRepairResults(out_path, err, "verdict");
@@ -345,7 +380,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     // Every line loaded has one of verify's verdicts (LoadAndRepairResults checks).
     for (const nlohmann::ordered_json& line : *loaded) {
-      earlier[ResumeKey(line["id"], line["source"])] = line["verdict"];
+      earlier[ResumeKey(line["id"], line["source"])] = line;
     }
   }
   StopOnInterrupt interrupt;
@@ -364,6 +399,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   // The problems to verify now, with their intended lines.
   struct Pending {
     const InputProblem* problem;
+    size_t input_index;    // in `problems`: the summary lists problems in the input's order
     std::string kif_name;  // with --kif-dir
     std::vector<Move> intended;
     std::string intended_error;
@@ -371,21 +407,29 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   };
   std::vector<Pending> pending;
   std::map<std::string, int> verdicts;
+  std::map<size_t, SummaryEntry> listed;  // by input index: problems not sound, kept ones too
   int exit_code = kExitOk;
+  int input_errors = 0, kept = 0;
+  const absl::Time started = absl::Now();
   for (size_t i = 0; i < problems->size(); ++i) {
     const InputProblem& problem = (*problems)[i];
     if (auto it = earlier.find(ResumeKey(problem.id, problem.source)); it != earlier.end()) {
-      ++verdicts[it->second];  // verified in an earlier run
+      // Verified in an earlier run.
+      SummaryEntry entry = SummaryEntryOf(problem.id, it->second);
+      ++verdicts[entry.verdict];
+      ++kept;
+      if (entry.verdict != ToString(Verdict::kSound)) listed[i] = std::move(entry);
       continue;
     }
     if (!problem.position.ok()) {
       err << "tsume verify: " << problem.source << ": " << problem.position.status().message()
           << "\n";
       exit_code = kExitUsage;
+      ++input_errors;
       continue;
     }
-    Pending& p =
-        pending.emplace_back(Pending{&problem, kif_names.empty() ? "" : kif_names[i], {}, {}, {}});
+    Pending& p = pending.emplace_back(
+        Pending{&problem, i, kif_names.empty() ? "" : kif_names[i], {}, {}, {}});
     if (absl::StatusOr<std::vector<Move>> intended =
             MovesOf(*problem.position, problem.solution_usi);
         intended.ok()) {
@@ -472,6 +516,9 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     }
     const SolveResult& solution = report.solution;
     nlohmann::json line = ReportToJson(problem, start, report, p.intended_error, time_limit, tries);
+    if (written && report.verdict != Verdict::kSound) {
+      listed[p.input_index] = SummaryEntryOf(problem.id, line);
+    }
     if (results.is_open() && written) {
       results << JsonLine(line) << "\n";
       results.flush();
@@ -659,11 +706,36 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
   };
   second_tries(waiting_verdict, "verdict", true);
   second_tries(waiting_information, "information", false);
-  if (!json && problems->size() > 1) {
-    std::ostream& to = kif ? err : out;  // KIF records alone on stdout
+  if (problems->size() > 1) {
+    std::ostream& to = json || kif ? err : out;  // JSON lines or KIF records alone on stdout
     to << "summary:";
     for (const auto& [verdict, count] : verdicts) to << "  " << verdict << " " << count;
     to << "\n";
+    // The problems that are not sound, in the input's order: one line each with its flaws,
+    // the unknown ones on one line.
+    for (Verdict verdict : {Verdict::kFlawed, Verdict::kNotMate, Verdict::kUnknown}) {
+      std::vector<std::string> named;
+      int count = 0;
+      for (const auto& [index, entry] : listed) {
+        if (entry.verdict != ToString(verdict) || ++count > kMaxListed) continue;
+        named.push_back(entry.flaws.empty()
+                            ? entry.id
+                            : absl::StrCat(entry.id, " (", absl::StrJoin(entry.flaws, ", "), ")"));
+      }
+      if (named.empty()) continue;
+      if (count > kMaxListed) named.push_back(absl::StrCat("and ", count - kMaxListed, " more"));
+      if (verdict == Verdict::kUnknown) {
+        to << ToString(verdict) << ": " << absl::StrJoin(named, ", ") << "\n";
+      } else {
+        for (const std::string& line : named) to << ToString(verdict) << ": " << line << "\n";
+      }
+    }
+    to << absl::StrFormat(
+        "problems %d (%d verified now, %d kept from the results file)  input errors %d  "
+        "wall %.1f s\n",
+        int(problems->size()) - input_errors, verified, kept, input_errors,
+        absl::ToDoubleSeconds(absl::Now() - started));
+    to << RunContextText() << "\n";
   }
   if (interrupt.interrupted()) {
     // Ctrl-C: how many problems were left unverified (the one it stopped included), or that
