@@ -523,9 +523,11 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
       results << JsonLine(line) << "\n";
       results.flush();
     }
+    // The record once, for --kif-dir and --kif alike.
+    std::string record =
+        *kif_dir || kif ? VerificationKif(problem, start, report, p.intended, p.variations) : "";
     if (*kif_dir) {
-      absl::StatusOr<std::string> path = (*kif_dir)->Write(
-          p.kif_name, VerificationKif(problem, start, report, p.intended, p.variations));
+      absl::StatusOr<std::string> path = (*kif_dir)->Write(p.kif_name, record);
       if (!path.ok()) {
         err << "tsume verify: flag --kif-dir: " << path.status().message() << "\n";
         kif_dir_failed = true;
@@ -534,7 +536,7 @@ int RunVerify(const CommandArgs& args, std::ostream& out, std::ostream& err) {
     if (json) {
       out << JsonLine(line) << "\n";
     } else if (kif) {
-      out << VerificationKif(problem, start, report, p.intended, p.variations) << "\n";
+      out << record << "\n";
     } else {
       out << problem.id << "  " << ToString(report.verdict);
       if (report.verdict == Verdict::kNotMate) {
