@@ -383,7 +383,8 @@ void UsiEngine::ReportMate(const SolveResult& result, const Position& root) {
     case SolveStatus::kUnknown:
       // How far the search got: a proven lower bound, for the GUI's log.
       if (result.no_mate_within > 0) {
-        Info(absl::StrCat("no mate within ", result.no_mate_within, " plies"));
+        Info(absl::StrCat("no mate within ", result.no_mate_within,
+                          result.no_mate_within == 1 ? " ply" : " plies"));
       }
       Send("checkmate timeout");
       return;
