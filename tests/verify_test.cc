@@ -179,6 +179,12 @@ void ExpectAlternativesClassified(const Position& start, const VerifyReport& rep
   }
 }
 
+// A path of this test process's own in the test temporary directory: `stem`, the process id,
+// `extension`.
+std::string ScratchPath(const std::string& stem, const std::string& extension = "") {
+  return ::testing::TempDir() + stem + "_" + std::to_string(getpid()) + extension;
+}
+
 int CountKind(const std::vector<Flaw>& flaws, FlawKind kind) {
   int n = 0;
   for (const Flaw& f : flaws) n += f.kind == kind;
@@ -943,8 +949,7 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
 TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
   // The mate in 5 above as a KI2 file with two variations: the right one and the one that
   // mates in 5 where 3 do.
-  const std::string path =
-      ::testing::TempDir() + "verify_variations_" + std::to_string(getpid()) + ".ki2";
+  const std::string path = ScratchPath("verify_variations", ".ki2");
   {
     std::ofstream file(path);
     // The diagram as `solve --kif` writes it.
@@ -990,7 +995,7 @@ TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
 // usual output: the file decodes to the record --kif writes.
 TEST(VerifyCommandTest, KifDirHoldsEachRecordInShiftJis) {
   const std::string sfen = "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1";
-  const std::string dir = ::testing::TempDir() + "verify_kif_dir_" + std::to_string(getpid());
+  const std::string dir = ScratchPath("verify_kif_dir");
   std::filesystem::remove_all(dir);
   std::ostringstream kif_out, text_out, err;
   ASSERT_EQ(RunVerify({"--hash-mb", "16", "--kif", sfen}, kif_out, err), kExitMismatch)
@@ -1011,7 +1016,7 @@ TEST(VerifyCommandTest, KifDirHoldsEachRecordInShiftJis) {
 // A repeated id's files are numbered by the input, not by what a run leaves out: the second
 // of two problems with one id is "-2" in a run of --shard 2/2, and with several jobs.
 TEST(VerifyCommandTest, KifDirNamesRepeatedIdsByTheirPlaceInTheInput) {
-  const std::string base = ::testing::TempDir() + "verify_kif_names_" + std::to_string(getpid());
+  const std::string base = ScratchPath("verify_kif_names");
   std::filesystem::remove_all(base);
   std::filesystem::create_directories(base);
   const std::string file = base + "/twice.sfen";
@@ -1117,8 +1122,7 @@ std::vector<std::string> ReadLines(const std::string& path) {
 TEST(VerifyCommandTest, OutFileKeepsResultsAndResumeVerifiesOnlyTheRest) {
   const std::string input =
       std::string(TSUME_SOURCE_DIR) + "/tests/testdata/batch/practical_short.txt";
-  const std::string path =
-      ::testing::TempDir() + "verify_resume_" + std::to_string(getpid()) + ".jsonl";
+  const std::string path = ScratchPath("verify_resume", ".jsonl");
   std::remove(path.c_str());
   std::ostringstream out, err;
   int status = RunVerify({"--out", path, input}, out, err);
@@ -1262,8 +1266,7 @@ TEST(VerifyCommandTest, TotalTimeGivesWhatIsLeftToProblemsTheTimeLeftUnknown) {
   EXPECT_EQ(once["time_limit_ms"], 1);
   EXPECT_EQ(once["tries"], 1);
 
-  const std::string path =
-      ::testing::TempDir() + "verify_total_" + std::to_string(getpid()) + ".jsonl";
+  const std::string path = ScratchPath("verify_total", ".jsonl");
   nlohmann::json twice =
       VerifyJson({"--time-ms", "1", "--total-time-ms", "600000", "--out", path, kZuko58});
   EXPECT_EQ(twice["verdict"], "sound");
@@ -1319,8 +1322,7 @@ TEST(VerifyTest, WhatTheTimeCutDecidesASecondTry) {
 // Problems decided at the first try keep the input's order; the second tries follow, and
 // the human output says which results they are.
 TEST(VerifyCommandTest, SecondTriesComeAfterTheProblemsDecidedAtOnce) {
-  const std::string input =
-      ::testing::TempDir() + "verify_two_" + std::to_string(getpid()) + ".txt";
+  const std::string input = ScratchPath("verify_two", ".txt");
   {
     std::ofstream file(input);
     file << kZuko58 << "\n" << kSwap << "\n";
@@ -1352,10 +1354,8 @@ TEST(VerifyCommandTest, BadTotalTimeIsNamed) {
 // --jobs: problems verified side by side, each result written as it is known, every one
 // counted; with a budget the second tries run side by side too.
 TEST(VerifyCommandTest, JobsVerifySideBySide) {
-  const std::string input =
-      ::testing::TempDir() + "verify_jobs_" + std::to_string(getpid()) + ".txt";
-  const std::string path =
-      ::testing::TempDir() + "verify_jobs_" + std::to_string(getpid()) + ".jsonl";
+  const std::string input = ScratchPath("verify_jobs", ".txt");
+  const std::string path = ScratchPath("verify_jobs", ".jsonl");
   {
     std::ofstream file(input);
     file << kZuko58 << "\n" << kSwap << "\n" << kRealAlternative << "\n" << kZuko58 << "\n";
@@ -1390,10 +1390,8 @@ TEST(VerifyCommandTest, JobsVerifySideBySide) {
 // The summary names each problem that is not sound with its flaws, kept results' too, and says
 // how many were verified and what verified them.
 TEST(VerifyCommandTest, SummaryNamesTheProblemsNotSound) {
-  const std::string input =
-      ::testing::TempDir() + "verify_summary_" + std::to_string(getpid()) + ".txt";
-  const std::string path =
-      ::testing::TempDir() + "verify_summary_" + std::to_string(getpid()) + ".jsonl";
+  const std::string input = ScratchPath("verify_summary", ".txt");
+  const std::string path = ScratchPath("verify_summary", ".jsonl");
   {
     std::ofstream file(input);
     file << kSwap << "\n" << kRealAlternative << "\nnot a position\n" << kSwap << "\n";
@@ -1459,8 +1457,7 @@ TEST(VerifyCommandTest, StatusSaysWhetherAnyProblemIsUnsound) {
     return RunVerify(args, out, err);
   };
   const std::string no_mate = "4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l16p 1";
-  const std::string input =
-      ::testing::TempDir() + "verify_status_" + std::to_string(getpid()) + ".txt";
+  const std::string input = ScratchPath("verify_status", ".txt");
   EXPECT_EQ(status({kSwap}), kExitOk);
   EXPECT_EQ(status({kRealAlternative}), kExitMismatch);
   EXPECT_EQ(status({no_mate}), kExitMismatch);
