@@ -248,7 +248,7 @@ std::string VerificationKif(const InputProblem& problem, const Position& start,
   return SolutionKif(start, main_line, mate, heading, comments, variations);
 }
 
-// How many problems that are not sound the summary names.
+// How many problems of each verdict but sound the summary names.
 constexpr int kMaxListed = 50;
 
 // A problem as the summary lists it: its verdict and the kinds of its flaws.
