@@ -26,7 +26,7 @@ std::string HostDescription();
 // `tsume --version`: "tsume VERSION", then "built with ..." and "running on ..." lines.
 std::string VersionText();
 
-// The same for a batch run's summary, on one line: "tsume VERSION (BUILD) on HOST".
+// The same on one line, for the summaries of batch and verify: "tsume VERSION (BUILD) on HOST".
 std::string RunContextText();
 // And as JSON: {"version", "build", "cpu"}.
 nlohmann::ordered_json RunContextJson();

@@ -197,12 +197,12 @@ constexpr double kSignificantFraction = 0.10;
 constexpr double kSignificantMs = 1.0;
 constexpr double kTimeFloorMs = 0.01;
 
-// Pairs problems by id, or by source when ids repeat (or are missing) in either run; a repeated
-// key pairs its occurrences in order.
 // A problem's source ("path:line") with the path absolute and lexically normal, so that two
 // spellings of one file (`x.txt:3`, `./x.txt:3`) are one problem; anything else as it is.
 std::string NormalSource(const std::string& source);
 
+// Pairs problems by id, or by source when ids repeat (or are missing) in either run; a repeated
+// key pairs its occurrences in order.
 Comparison Compare(const RunResults& results, const RunResults& baseline);
 std::string FormatComparisonText(const Comparison& comparison);
 nlohmann::json ComparisonToJson(const Comparison& comparison);
