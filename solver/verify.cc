@@ -42,6 +42,13 @@ const char* ToString(FlawKind kind) {
   return "";
 }
 
+std::optional<FlawKind> FlawKindFromString(std::string_view name) {
+  for (int k = 0; k <= int(kLastFlawKind); ++k) {
+    if (name == ToString(FlawKind(k))) return FlawKind(k);
+  }
+  return std::nullopt;
+}
+
 const char* JapaneseName(FlawKind kind) {
   switch (kind) {
     case FlawKind::kAlternativeMate:

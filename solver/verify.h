@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -54,11 +55,15 @@ enum class FlawKind {
   // flaw's line is the variation's whole line from the problem; its ply, the variation's first.
   kBadStatedVariation,
 };
+constexpr FlawKind kLastFlawKind = FlawKind::kBadStatedVariation;
 
 // "alternative_mate", ..., "non_limitation", ..., "bad_stated_variation"
 const char* ToString(FlawKind kind);
 // "余詰", "早詰", ..., "非限定", "変同", "変長", "変化別詰", "作意駒余り", "変化手順不正"
 const char* JapaneseName(FlawKind kind);
+// The kind ToString names (as read back from a results file); nullopt for a name this build
+// does not know.
+std::optional<FlawKind> FlawKindFromString(std::string_view name);
 
 struct Flaw {
   FlawKind kind;

@@ -508,28 +508,39 @@ TEST(ReportVerifyTest, VerdictsAreResultsAndAreCounted) {
             (std::vector<std::pair<std::string, int>>{
                 {"alternative_mate", 1}, {"pieces_left", 1}, {"shorter_mate", 1}}));
   std::string text = FormatSummaryText(summary);
-  EXPECT_THAT(text,
-              HasSubstr("verdicts: sound 1, flawed 2, not a mate 1, unknown 1; problems "
-                        "with each flaw: alternative_mate 1, pieces_left 1, shorter_mate 1\n"));
+  EXPECT_THAT(text, HasSubstr("verdicts: sound 1, flawed 2, not a mate 1, unknown 1; problems "
+                              "with each flaw: 余詰 (alternative_mate) 1, 駒余り (pieces_left) 1, "
+                              "早詰 (shorter_mate) 1\n"));
   // The node split is the solves': 300 of the first line's 400 solve nodes.
   EXPECT_EQ(summary.split_problems, 1);
   EXPECT_EQ(summary.split_nodes, 400);
   EXPECT_THAT(text, HasSubstr("first mate 25.0%, passes to shorter mates 25.0%, passes finding "
                               "none 25.0%, reading lines out 25.0%"));
-  // The unsound ones are named, with what is wrong with them.
-  EXPECT_THAT(summary.unsound, ElementsAre("flawed: flawed (alternative_mate, pieces_left)",
-                                           "short: flawed (shorter_mate)", "none: not a mate"));
-  EXPECT_THAT(text,
-              HasSubstr("\nunsound: flawed: flawed (alternative_mate, pieces_left)\n"
-                        "unsound: short: flawed (shorter_mate)\nunsound: none: not a mate\n"));
+  // The unsound ones are named, with what is wrong with them: in the text by the names verify
+  // prints, in the JSON by the results' names.
+  ASSERT_EQ(summary.unsound.size(), 3u);
+  EXPECT_EQ(summary.unsound[0].key, "flawed");
+  EXPECT_EQ(summary.unsound[0].verdict, "flawed");
+  EXPECT_THAT(summary.unsound[0].flaw_kinds, ElementsAre("alternative_mate", "pieces_left"));
+  EXPECT_THAT(text, HasSubstr("\nunsound: flawed: flawed (余詰, 駒余り)\n"
+                              "unsound: short: flawed (早詰)\nunsound: none: not a mate\n"));
   nlohmann::json j = VerdictsToJson(summary);
   EXPECT_EQ(j["verdicts"]["flawed"], 2);
   EXPECT_EQ(j["flaws"]["shorter_mate"], 1);
-  EXPECT_EQ(j["unsound"].size(), 3u);
+  EXPECT_EQ(j["unsound"], nlohmann::json({"flawed: flawed (alternative_mate, pieces_left)",
+                                          "short: flawed (shorter_mate)", "none: not a mate"}));
   std::string html = RenderHtml(run, nullptr);
   EXPECT_THAT(html, HasSubstr("<p class=\"verdicts\">verdicts: sound 1"));
   EXPECT_THAT(html, HasSubstr("Unsound problems (3)"));
-  EXPECT_THAT(html, HasSubstr("<li>short: flawed (shorter_mate)</li>"));
+  EXPECT_THAT(html, HasSubstr("<li>short: flawed (早詰)</li>"));
+  EXPECT_THAT(html, HasSubstr("早詰 (shorter_mate) 1"));
+  // A kind this build does not know is shown as the results name it.
+  std::istringstream future_in(
+      R"({"id":"f","verdict":"flawed","length":3,"time_ms":1,"flaws":[{"kind":"new_kind"}]})"
+      "\n");
+  std::string future = FormatSummaryText(Summarize(ParseResults(future_in, "f.jsonl")));
+  EXPECT_THAT(future, HasSubstr("problems with each flaw: new_kind 1\n"));
+  EXPECT_THAT(future, HasSubstr("unsound: f: flawed (new_kind)\n"));
 
   // A long list is cut in the text, not in the JSON.
   std::string many;

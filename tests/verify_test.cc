@@ -208,6 +208,16 @@ TEST(VerifyTest, NamesOfTheNewKinds) {
   EXPECT_STREQ(JapaneseName(FlawKind::kBadStatedVariation), "変化手順不正");
 }
 
+TEST(VerifyTest, FlawKindsAreReadBackFromTheirNames) {
+  for (int k = 0; k <= int(kLastFlawKind); ++k) {
+    FlawKind kind = FlawKind(k);
+    EXPECT_EQ(FlawKindFromString(ToString(kind)), kind) << ToString(kind);
+  }
+  EXPECT_EQ(FlawKindFromString("余詰"), std::nullopt);
+  EXPECT_EQ(FlawKindFromString("alternative"), std::nullopt);
+  EXPECT_EQ(FlawKindFromString(""), std::nullopt);
+}
+
 TEST(VerifyTest, PureMoveOrderSwapIsATranspositionAndTheProblemSound) {
   Position start = FromSfen(kSwap);
   Solver solver(TestOptions());

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "solver/verify.h"
 
 namespace tsume {
 namespace {
@@ -131,15 +132,26 @@ std::string NodeSplitSentence(const Summary& summary) {
       100 * s.no_shorter / total, 100 * rest / total);
 }
 
-// verify's verdicts and the kinds of flaws, as one line (empty when no line is verify's).
+// A kind of flaw for people: its Japanese name, as verify prints it ("余詰"); a kind this
+// build does not know as written.
+std::string KindName(const std::string& kind) {
+  std::optional<FlawKind> known = FlawKindFromString(kind);
+  return known ? JapaneseName(*known) : kind;
+}
+
+// verify's verdicts and the kinds of flaws, as one line (empty when no line is verify's). A kind
+// goes by its Japanese name, with the results' name after it: "余詰 (alternative_mate) 10".
 std::string VerdictSentence(const Summary& summary) {
   if (summary.verdicts.empty()) return "";
   std::vector<std::string> verdicts, flaws;
   for (const auto& [verdict, count] : summary.verdicts) {
     verdicts.push_back(absl::StrCat(verdict, " ", count));
   }
-  for (const auto& [kind, count] : summary.flaw_kinds)
-    flaws.push_back(absl::StrCat(kind, " ", count));
+  for (const auto& [kind, count] : summary.flaw_kinds) {
+    std::string name = KindName(kind);
+    flaws.push_back(name == kind ? absl::StrCat(kind, " ", count)
+                                 : absl::StrCat(name, " (", kind, ") ", count));
+  }
   std::string out = absl::StrCat("verdicts: ", absl::StrJoin(verdicts, ", "));
   if (!flaws.empty())
     absl::StrAppend(&out, "; problems with each flaw: ", absl::StrJoin(flaws, ", "));
@@ -522,7 +534,9 @@ void HtmlSummaryTable(std::ostringstream& s, const Summary& summary) {
   }
   if (std::string verdicts = VerdictSentence(summary); !verdicts.empty()) {
     s << "<p class=\"verdicts\">" << Escape(verdicts) << "</p>\n";
-    HtmlKeyList(s, "Unsound problems", summary.unsound);
+    std::vector<std::string> unsound;
+    for (const UnsoundProblem& p : summary.unsound) unsound.push_back(UnsoundText(p, true));
+    HtmlKeyList(s, "Unsound problems", unsound);
   }
 }
 
@@ -792,6 +806,15 @@ bool IsWrong(const ProblemResult& r) { return JudgeProblem(r).wrong; }
 
 // --- Summary -------------------------------------------------------------------------------
 
+std::string UnsoundText(const UnsoundProblem& problem, bool japanese) {
+  std::string text = absl::StrCat(problem.key, ": ", problem.verdict);
+  if (problem.flaw_kinds.empty()) return text;
+  std::vector<std::string> kinds;
+  for (const std::string& kind : problem.flaw_kinds)
+    kinds.push_back(japanese ? KindName(kind) : kind);
+  return absl::StrCat(text, " (", absl::StrJoin(kinds, ", "), ")");
+}
+
 Summary Summarize(const RunResults& run) {
   std::map<int, std::vector<const ProblemResult*>> by_length;
   std::vector<const ProblemResult*> unstated, all;
@@ -815,10 +838,7 @@ Summary Summarize(const RunResults& run) {
     ++verdicts[p.verdict];
     for (const std::string& kind : p.flaw_kinds) ++flaw_kinds[kind];
     if (p.verdict == "flawed" || p.verdict == "not a mate") {
-      std::string entry = absl::StrCat(p.id.empty() ? p.source : p.id, ": ", p.verdict);
-      if (!p.flaw_kinds.empty())
-        absl::StrAppend(&entry, " (", absl::StrJoin(p.flaw_kinds, ", "), ")");
-      summary.unsound.push_back(entry);
+      summary.unsound.push_back({p.id.empty() ? p.source : p.id, p.verdict, p.flaw_kinds});
     }
   }
   if (!verdicts.empty()) {
@@ -863,7 +883,7 @@ std::string FormatSummaryText(const Summary& summary) {
     absl::StrAppend(&out, verdicts, "\n");
   }
   for (size_t i = 0; i < summary.unsound.size() && i < kMaxUnsoundListed; ++i) {
-    absl::StrAppend(&out, "unsound: ", summary.unsound[i], "\n");
+    absl::StrAppend(&out, "unsound: ", UnsoundText(summary.unsound[i], true), "\n");
   }
   if (summary.unsound.size() > kMaxUnsoundListed) {
     absl::StrAppend(&out, "... and ", summary.unsound.size() - kMaxUnsoundListed,
@@ -899,7 +919,9 @@ json VerdictsToJson(const Summary& summary) {
   json verdicts = json::object(), flaws = json::object();
   for (const auto& [verdict, count] : summary.verdicts) verdicts[verdict] = count;
   for (const auto& [kind, count] : summary.flaw_kinds) flaws[kind] = count;
-  return {{"verdicts", verdicts}, {"flaws", flaws}, {"unsound", summary.unsound}};
+  json unsound = json::array();
+  for (const UnsoundProblem& p : summary.unsound) unsound.push_back(UnsoundText(p, false));
+  return {{"verdicts", verdicts}, {"flaws", flaws}, {"unsound", unsound}};
 }
 
 json NodeSplitToJson(const Summary& summary) {

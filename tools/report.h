@@ -139,6 +139,18 @@ struct SummaryRow {
   int64_t nodes_per_second = 0;  // total_nodes / total time
 };
 
+// A problem verify found unsound: its id (its source without one), its verdict and the kinds
+// of its flaws as the results name them ("alternative_mate").
+struct UnsoundProblem {
+  std::string key;
+  std::string verdict;
+  std::vector<std::string> flaw_kinds;
+};
+// "zukou-007: flawed (longer_than_stated, alternative_mate)", or with the kinds' Japanese
+// names, as verify prints them ("zukou-007: flawed (手数不足, 余詰)"; a kind this build does not
+// know stays as written).
+std::string UnsoundText(const UnsoundProblem& problem, bool japanese);
+
 struct Summary {
   std::vector<SummaryRow> rows;  // by stated length ascending, then "none", then "all"
   // Over the mates whose lines record their first mate: how many, their nodes in all, and
@@ -150,9 +162,8 @@ struct Summary {
   // problems have each kind of flaw (most first). Empty when no line is verify's.
   std::vector<std::pair<std::string, int>> verdicts;
   std::vector<std::pair<std::string, int>> flaw_kinds;
-  // The problems found unsound, in file order: "id: verdict" and the kinds of their flaws
-  // ("zukou-007: flawed (longer_than_stated, alternative_mate)").
-  std::vector<std::string> unsound;
+  // The problems found unsound, in file order.
+  std::vector<UnsoundProblem> unsound;
 };
 
 Summary Summarize(const RunResults& run);

@@ -266,10 +266,9 @@ SummaryEntry SummaryEntryOf(const std::string& id, const Json& line) {
   if (flaws == line.end() || !flaws->is_array()) return entry;
   for (const auto& flaw : *flaws) {
     std::string kind = flaw.is_object() ? flaw.value("kind", "") : "";
-    std::string name = kind;  // a kind this build does not know stays as written
-    for (int k = 0; k <= int(FlawKind::kBadStatedVariation); ++k) {
-      if (kind == ToString(FlawKind(k))) name = JapaneseName(FlawKind(k));
-    }
+    std::optional<FlawKind> known = FlawKindFromString(kind);
+    // A kind this build does not know stays as written.
+    std::string name = known ? JapaneseName(*known) : kind;
     if (!name.empty() &&
         std::find(entry.flaws.begin(), entry.flaws.end(), name) == entry.flaws.end()) {
       entry.flaws.push_back(name);
