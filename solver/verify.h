@@ -55,6 +55,7 @@ enum class FlawKind {
   // flaw's line is the variation's whole line from the problem; its ply, the variation's first.
   kBadStatedVariation,
 };
+// The last kind above: a kind added after it moves this too (FlawKindFromString reads up to it).
 constexpr FlawKind kLastFlawKind = FlawKind::kBadStatedVariation;
 
 // "alternative_mate", ..., "non_limitation", ..., "bad_stated_variation"
