@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "core/movegen.h"
 #include "solver/dfpn.h"
@@ -353,6 +354,10 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
   int unclassified = 0;
   MoveList checks;
   GenerateChecks(pos, checks);
+  // The main line's piece dropped on other squares of its line makes one 非限定 note for each
+  // length it mates in: the first such drop's, naming the others (zukou-012's R*2a at ply 25
+  // has seven, R*3a to R*9a).
+  std::map<std::string, size_t> drop_notes;  // by "in N plies": the note's index
   for (Move m : checks) {
     if (m == main_line[ply - 1]) continue;
     pos.DoMove(m);
@@ -383,13 +388,25 @@ int CheckAlternativeMates(Solver& solver, Position& pos, int ply, int remaining,
            alternative});
     } else if (const char* difference = NonLimitation(pos, m, main_line[ply - 1])) {
       // A note whether or not the limits let its exact line be read: it mates in time.
-      report.notes.push_back(
-          {FlawKind::kNonLimitation, ply,
-           absl::StrCat(ToUsi(m), " also mates ",
-                        line_complete ? absl::StrCat("in ", *exact + 1, " plies")
-                                      : absl::StrCat("within ", remaining, " plies"),
-                        "; it is the main line's ", ToUsi(main_line[ply - 1]), " ", difference),
-           alternative});
+      std::string mates = line_complete ? absl::StrCat("in ", *exact + 1, " plies")
+                                        : absl::StrCat("within ", remaining, " plies");
+      auto group = m.is_drop() ? drop_notes.find(mates) : drop_notes.end();
+      if (group != drop_notes.end()) {
+        Flaw& note = report.notes[group->second];
+        note.others.push_back(m);
+        std::vector<std::string> moves = {ToUsi(note.line[0])};
+        for (Move other : note.others) moves.push_back(ToUsi(other));
+        note.detail =
+            absl::StrCat(absl::StrJoin(moves, ", "), " also mate ", mates,
+                         "; each is the main line's ", ToUsi(main_line[ply - 1]), " ", difference);
+      } else {
+        if (m.is_drop()) drop_notes[mates] = report.notes.size();
+        report.notes.push_back(
+            {FlawKind::kNonLimitation, ply,
+             absl::StrCat(ToUsi(m), " also mates ", mates, "; it is the main line's ",
+                          ToUsi(main_line[ply - 1]), " ", difference),
+             alternative});
+      }
     } else if (line_complete) {
       report.flaws.push_back(
           {FlawKind::kAlternativeMate, ply,

@@ -73,6 +73,9 @@ struct Flaw {
   // From the position before `ply` (the problem itself for ply 0): the alternative mate, the
   // other defence and its mate, the solution of another length.
   std::vector<Move> line;
+  // Other moves the finding stands for, each as line[0] is: a 非限定 drop note names every
+  // square of the line the piece mates from as well (R*3a in `line`, R*4a and R*5a here).
+  std::vector<Move> others = {};
 };
 
 enum class Verdict { kSound, kFlawed, kNotMate, kUnknown };

@@ -388,6 +388,7 @@ TEST(SolverReferenceTest, VerifyListsTheAlternativeMatesBruteForceFinds) {
                 (f.kind == FlawKind::kAlternativeMate || f.kind == FlawKind::kTransposition ||
                  f.kind == FlawKind::kNonLimitation)) {
               listed.push_back(f.line.empty() ? "?" : ToUsi(f.line[0]));
+              for (Move other : f.others) listed.push_back(ToUsi(other));
             }
           }
         }

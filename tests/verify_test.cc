@@ -167,10 +167,20 @@ void ExpectAlternativesClassified(const Position& start, const VerifyReport& rep
     EXPECT_TRUE(IsCheckmate(Replay(before, f.line)));
     if (m.is_drop()) {
       ASSERT_TRUE(main.is_drop());
-      EXPECT_EQ(m.dropped_type(), main.dropped_type());
-      Square king = before.king_square(~before.side_to_move());
-      EXPECT_TRUE(Between(king, m.to()).Test(main.to()) || Between(king, main.to()).Test(m.to()));
+      // The note's other drops as well (its line is the first one's).
+      std::vector<Move> drops = {m};
+      drops.insert(drops.end(), f.others.begin(), f.others.end());
+      for (Move drop : drops) {
+        SCOPED_TRACE(ToUsi(drop));
+        ASSERT_TRUE(drop.is_drop());
+        EXPECT_NE(drop, main);
+        EXPECT_EQ(drop.dropped_type(), main.dropped_type());
+        Square king = before.king_square(~before.side_to_move());
+        EXPECT_TRUE(Between(king, drop.to()).Test(main.to()) ||
+                    Between(king, main.to()).Test(drop.to()));
+      }
     } else {
+      EXPECT_TRUE(f.others.empty());
       ASSERT_FALSE(main.is_drop());
       EXPECT_EQ(m.from(), main.from());
       EXPECT_EQ(m.to(), main.to());
@@ -291,10 +301,18 @@ TEST(VerifyTest, PromotingOrNotIsANonLimitationAndTheProblemSound) {
 TEST(VerifyTest, DropsOnOneLineFromTheKingAreANonLimitationAndTheProblemSound) {
   VerifyReport report = VerifyExpectingSound(kDropSquareChoice, 3);
   ASSERT_FALSE(report.main_line.empty());
-  // R*7a, R*7b and R*7c: one is the main line's, the other two notes.
+  // R*7a, R*7b and R*7c: one is the main line's, the other two one note naming both.
+  ASSERT_EQ(CountKind(report.notes, FlawKind::kNonLimitation), 1);
   std::set<std::string> drops = {ToUsi(report.main_line[0])};
   for (const Flaw& f : report.notes) {
-    if (f.kind == FlawKind::kNonLimitation) drops.insert(ToUsi(f.line[0]));
+    if (f.kind != FlawKind::kNonLimitation) continue;
+    drops.insert(ToUsi(f.line[0]));
+    ASSERT_EQ(f.others.size(), 1u);
+    drops.insert(ToUsi(f.others[0]));
+    EXPECT_EQ(f.detail, absl::StrCat(ToUsi(f.line[0]), ", ", ToUsi(f.others[0]),
+                                     " also mate in 3 plies; each is the main line's ",
+                                     ToUsi(report.main_line[0]),
+                                     " dropped on another square of the same line from the king"));
   }
   EXPECT_EQ(drops, (std::set<std::string>{"R*7a", "R*7b", "R*7c"}));
 }
@@ -955,6 +973,25 @@ TEST(VerifyCommandTest, JsonHasNotesAndWholeVerificationFigures) {
   EXPECT_TRUE(j["exact_passes"].is_array());
 }
 
+TEST(VerifyCommandTest, JsonNamesTheOtherDropsOfANonLimitationNote) {
+  std::ostringstream out, err;
+  ASSERT_EQ(RunVerify({"--json", kDropSquareChoice}, out, err), kExitOk) << err.str();
+  nlohmann::json j = nlohmann::json::parse(out.str());
+  ASSERT_EQ(j["notes"].size(), 1u) << j["notes"].dump();
+  const nlohmann::json& note = j["notes"][0];
+  EXPECT_EQ(note["kind"], "non_limitation");
+  ASSERT_EQ(note["others"].size(), 1u);
+  // The main line's drop, the note's first and the one it names: the three squares.
+  std::set<std::string> drops = {j["moves"][0], note["moves"][0], note["others"][0]};
+  EXPECT_EQ(drops, (std::set<std::string>{"R*7a", "R*7b", "R*7c"}));
+  // Notes that stand for one move have no "others".
+  std::ostringstream swap_out;
+  ASSERT_EQ(RunVerify({"--json", kSwap}, swap_out, err), kExitOk) << err.str();
+  for (const nlohmann::json& n : nlohmann::json::parse(swap_out.str())["notes"]) {
+    EXPECT_FALSE(n.contains("others")) << n.dump();
+  }
+}
+
 // A problem without the king to mate is not a mate, and the text says why.
 TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
   // The mate in 5 above as a KI2 file with two variations: the right one and the one that
@@ -1055,7 +1092,8 @@ TEST(VerifyCommandTest, KifDirNamesRepeatedIdsByTheirPlaceInTheInput) {
 }
 
 TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {
-  // stated.tsv's mate in 5 with 余詰 at plies 1 and 3 and a 変同 at ply 2.
+  // stated.tsv's mate in 5 with 余詰 at ply 1, a 変同 at ply 2 and the rook's drop on two
+  // other squares of its line at ply 3 (非限定, one note).
   const std::string sfen = "lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1";
   std::ostringstream json_out, kif_out, err;
   ASSERT_EQ(RunVerify({"--hash-mb", "16", "--json", sfen}, json_out, err), kExitMismatch)
@@ -1088,7 +1126,7 @@ TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {
     }
   }
   for (const Problem::Variation& v : p.variations) read.insert(v.usi);
-  EXPECT_EQ(read.size(), 4u);  // three 余詰 and the 変同
+  EXPECT_EQ(read.size(), 3u);  // the 余詰, the 変同 and the 非限定 (its first drop's line)
   EXPECT_EQ(read, expected);
   // --json and --kif together are refused.
   std::ostringstream out2, err2;

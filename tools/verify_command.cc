@@ -88,8 +88,10 @@ Position PositionBefore(const Position& start, const std::vector<Move>& line, in
 nlohmann::json FlawsToJson(const std::vector<Flaw>& flaws) {
   nlohmann::json out = nlohmann::json::array();
   for (const Flaw& f : flaws) {
-    out.push_back(
-        {{"kind", ToString(f.kind)}, {"ply", f.ply}, {"detail", f.detail}, {"moves", Usi(f.line)}});
+    nlohmann::json flaw = {
+        {"kind", ToString(f.kind)}, {"ply", f.ply}, {"detail", f.detail}, {"moves", Usi(f.line)}};
+    if (!f.others.empty()) flaw["others"] = Usi(f.others);
+    out.push_back(std::move(flaw));
   }
   return out;
 }
