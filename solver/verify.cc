@@ -951,12 +951,25 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   auto by_ply = [](const Flaw& a, const Flaw& b) { return a.ply < b.ply; };
   std::stable_sort(report.flaws.begin() + flaws_before, report.flaws.end(), by_ply);
   std::stable_sort(report.notes.begin() + notes_before, report.notes.end(), by_ply);
-  // 駒余り: pieces left in the attacker's hand at the end.
+  // 駒余り: pieces left in the attacker's hand at the end, named as an SFEN hand names them.
   Hand left = end.hand(attacker);
   if (!left.Empty()) {
+    std::string pieces;
+    for (auto [type, letter] : {std::pair{kRook, 'R'},
+                                {kBishop, 'B'},
+                                {kGold, 'G'},
+                                {kSilver, 'S'},
+                                {kKnight, 'N'},
+                                {kLance, 'L'},
+                                {kPawn, 'P'}}) {
+      int n = left.Count(type);
+      if (n > 1) absl::StrAppend(&pieces, n);
+      if (n > 0) pieces += letter;
+    }
     report.flaws.push_back({FlawKind::kPiecesLeft,
                             int(line.size()),
-                            absl::StrCat(left.Total(), " piece(s) left in the attacker's hand",
+                            absl::StrCat(left.Total(), left.Total() == 1 ? " piece" : " pieces",
+                                         " left in the attacker's hand: ", pieces,
                                          report.solution.ties_cut && line == report.solution.moves
                                              ? " (not every line as long was tried for one "
                                                "leaving none: the budget ran out)"

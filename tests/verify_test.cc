@@ -1091,6 +1091,21 @@ TEST(VerifyCommandTest, KifDirNamesRepeatedIdsByTheirPlaceInTheInput) {
   std::filesystem::remove_all(base);
 }
 
+// 駒余り names the pieces left, as an SFEN hand does.
+TEST(VerifyTest, PiecesLeftAreNamed) {
+  // White drops the rook and the gold of "rbg6p": the bishop and six pawns are left.
+  Position start = FromSfen("lnsgs2+Pl/3kg4/p1pppN2p/6pp1/9/7R1/P1PP1Sg1P/1S3+b3/LN5KL w Nrbg6p 1");
+  Solver solver(TestOptions());
+  VerifyReport report = VerifyProblem(solver, start, 5, {});
+  ASSERT_EQ(CountKind(report.flaws, FlawKind::kPiecesLeft), 1);
+  for (const Flaw& f : report.flaws) {
+    if (f.kind != FlawKind::kPiecesLeft) continue;
+    EXPECT_EQ(f.ply, 5);
+    EXPECT_EQ(f.detail, "7 pieces left in the attacker's hand: B6P");
+    EXPECT_EQ(Replay(start, report.main_line).hand(kWhite).Total(), 7);
+  }
+}
+
 TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {
   // stated.tsv's mate in 5 with 余詰 at ply 1, a 変同 at ply 2 and the rook's drop on two
   // other squares of its line at ply 3 (非限定, one note).
