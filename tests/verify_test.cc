@@ -992,7 +992,6 @@ TEST(VerifyCommandTest, JsonNamesTheOtherDropsOfANonLimitationNote) {
   }
 }
 
-// A problem without the king to mate is not a mate, and the text says why.
 TEST(VerifyCommandTest, StatedVariationsOfAKi2FileAreCheckedAndShown) {
   // The mate in 5 above as a KI2 file with two variations: the right one and the one that
   // mates in 5 where 3 do.
@@ -1149,6 +1148,7 @@ TEST(VerifyCommandTest, KifRecordCarriesTheFindingsAsBranchesAndReadsBack) {
   EXPECT_THAT(err2.str(), testing::HasSubstr("--json and --kif"));
 }
 
+// A problem without the king to mate is not a mate, and the text says why.
 TEST(VerifyCommandTest, NoKingToMateIsSaid) {
   std::ostringstream out, err;
   EXPECT_EQ(RunVerify({"9/9/9/9/9/9/9/9/4K4 b G 1"}, out, err), kExitMismatch) << err.str();
