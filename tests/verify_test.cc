@@ -987,7 +987,8 @@ TEST(VerifyCommandTest, JsonNamesTheOtherDropsOfANonLimitationNote) {
   // Notes that stand for one move have no "others".
   std::ostringstream swap_out;
   ASSERT_EQ(RunVerify({"--json", kSwap}, swap_out, err), kExitOk) << err.str();
-  for (const nlohmann::json& n : nlohmann::json::parse(swap_out.str())["notes"]) {
+  nlohmann::json swap = nlohmann::json::parse(swap_out.str());
+  for (const nlohmann::json& n : swap["notes"]) {
     EXPECT_FALSE(n.contains("others")) << n.dump();
   }
 }
