@@ -380,17 +380,20 @@ std::string Position::Sfen(int move_number) const {
     if (rank < 8) out += '/';
   }
   out += side_ == kBlack ? " b " : " w ";
-  std::string hands;
-  static constexpr PieceType kOrder[] = {kRook, kBishop, kGold, kSilver, kKnight, kLance, kPawn};
-  for (Color c : {kBlack, kWhite}) {
-    for (PieceType pt : kOrder) {
-      int n = hands_[c].Count(pt);
-      if (n == 0) continue;
-      if (n > 1) absl::StrAppend(&hands, n);
-      hands += PieceLetter(pt, c);
-    }
-  }
+  std::string hands = HandToSfen(hands_[kBlack], kBlack) + HandToSfen(hands_[kWhite], kWhite);
   absl::StrAppend(&out, hands.empty() ? "-" : hands, " ", move_number);
+  return out;
+}
+
+std::string HandToSfen(Hand hand, Color c) {
+  static constexpr PieceType kOrder[] = {kRook, kBishop, kGold, kSilver, kKnight, kLance, kPawn};
+  std::string out;
+  for (PieceType pt : kOrder) {
+    int n = hand.Count(pt);
+    if (n == 0) continue;
+    if (n > 1) absl::StrAppend(&out, n);
+    out += PieceLetter(pt, c);
+  }
   return out;
 }
 

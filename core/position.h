@@ -254,6 +254,9 @@ inline uint64_t Position::HandKeyAfter(Move m) const {
 
 // USI move string, e.g. "7g7f", "8h2b+", "P*5e".
 std::string ToUsi(Move m);
+// A hand as SFEN writes it, strongest piece first: "R2G3P" for Black, "r2g3p" for White; ""
+// when empty.
+std::string HandToSfen(Hand hand, Color c);
 std::string SquareToUsi(Square sq);
 
 }  // namespace tsume

@@ -50,6 +50,11 @@ std::optional<FlawKind> FlawKindFromString(std::string_view name) {
   return std::nullopt;
 }
 
+std::string JapaneseNameOf(std::string_view name) {
+  std::optional<FlawKind> known = FlawKindFromString(name);
+  return known ? JapaneseName(*known) : std::string(name);
+}
+
 const char* JapaneseName(FlawKind kind) {
   switch (kind) {
     case FlawKind::kAlternativeMate:
@@ -954,22 +959,11 @@ VerifyReport VerifyProblem(Solver& solver, const Position& problem,
   // 駒余り: pieces left in the attacker's hand at the end, named as an SFEN hand names them.
   Hand left = end.hand(attacker);
   if (!left.Empty()) {
-    std::string pieces;
-    for (auto [type, letter] : {std::pair{kRook, 'R'},
-                                {kBishop, 'B'},
-                                {kGold, 'G'},
-                                {kSilver, 'S'},
-                                {kKnight, 'N'},
-                                {kLance, 'L'},
-                                {kPawn, 'P'}}) {
-      int n = left.Count(type);
-      if (n > 1) absl::StrAppend(&pieces, n);
-      if (n > 0) pieces += letter;
-    }
     report.flaws.push_back({FlawKind::kPiecesLeft,
                             int(line.size()),
                             absl::StrCat(left.Total(), left.Total() == 1 ? " piece" : " pieces",
-                                         " left in the attacker's hand: ", pieces,
+                                         " left in the attacker's hand: ",
+                                         HandToSfen(left, kBlack),  // in capitals either way
                                          report.solution.ties_cut && line == report.solution.moves
                                              ? " (not every line as long was tried for one "
                                                "leaving none: the budget ran out)"

@@ -65,6 +65,9 @@ const char* JapaneseName(FlawKind kind);
 // The kind ToString names (as read back from a results file); nullopt for a name this build
 // does not know.
 std::optional<FlawKind> FlawKindFromString(std::string_view name);
+// The JapaneseName of the kind an identifier names ("alternative_mate" -> "余詰"); a name this
+// build does not know stays as written.
+std::string JapaneseNameOf(std::string_view name);
 
 struct Flaw {
   FlawKind kind;

@@ -132,13 +132,6 @@ std::string NodeSplitSentence(const Summary& summary) {
       100 * s.no_shorter / total, 100 * rest / total);
 }
 
-// A kind of flaw for people: its Japanese name, as verify prints it ("余詰"); a kind this
-// build does not know as written.
-std::string KindName(const std::string& kind) {
-  std::optional<FlawKind> known = FlawKindFromString(kind);
-  return known ? JapaneseName(*known) : kind;
-}
-
 // verify's verdicts and the kinds of flaws, as one line (empty when no line is verify's). A kind
 // goes by its Japanese name, with the results' name after it: "余詰 (alternative_mate) 10".
 std::string VerdictSentence(const Summary& summary) {
@@ -148,7 +141,7 @@ std::string VerdictSentence(const Summary& summary) {
     verdicts.push_back(absl::StrCat(verdict, " ", count));
   }
   for (const auto& [kind, count] : summary.flaw_kinds) {
-    std::string name = KindName(kind);
+    std::string name = JapaneseNameOf(kind);
     flaws.push_back(name == kind ? absl::StrCat(kind, " ", count)
                                  : absl::StrCat(name, " (", kind, ") ", count));
   }
@@ -811,7 +804,7 @@ std::string UnsoundText(const UnsoundProblem& problem, bool japanese) {
   if (problem.flaw_kinds.empty()) return text;
   std::vector<std::string> kinds;
   for (const std::string& kind : problem.flaw_kinds)
-    kinds.push_back(japanese ? KindName(kind) : kind);
+    kinds.push_back(japanese ? JapaneseNameOf(kind) : kind);
   return absl::StrCat(text, " (", absl::StrJoin(kinds, ", "), ")");
 }
 

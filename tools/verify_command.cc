@@ -268,9 +268,7 @@ SummaryEntry SummaryEntryOf(const std::string& id, const Json& line) {
   if (flaws == line.end() || !flaws->is_array()) return entry;
   for (const auto& flaw : *flaws) {
     std::string kind = flaw.is_object() ? flaw.value("kind", "") : "";
-    std::optional<FlawKind> known = FlawKindFromString(kind);
-    // A kind this build does not know stays as written.
-    std::string name = known ? JapaneseName(*known) : kind;
+    std::string name = JapaneseNameOf(kind);
     if (!name.empty() &&
         std::find(entry.flaws.begin(), entry.flaws.end(), name) == entry.flaws.end()) {
       entry.flaws.push_back(name);
